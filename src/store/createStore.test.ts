@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, test } from 'vitest'
+import { DIALECTS, type TestStore, createTestStore } from '../../test/support/createTestStore.ts'
+import type { BatchWrite } from './applyBatch.ts'
+import { toU256 } from './u256.ts'
+
+const CHAIN = 1
+const A = '0x00000000000000000000000000000000000000aa'
+const B = '0x00000000000000000000000000000000000000bb'
+const T = '0x00000000000000000000000000000000000000cc'
+
+function batch(from: number, to: number, overrides: Partial<BatchWrite> = {}): BatchWrite {
+  const blocks = []
+  for (let n = from; n <= to; n++) {
+    blocks.push({
+      chain_id: CHAIN,
+      number: n,
+      hash: `0xh${n}`,
+      parent_hash: `0xh${n - 1}`,
+      timestamp: 1_700_000_000 + n,
+      miner: A,
+    })
+  }
+  return {
+    chainId: CHAIN,
+    fromBlock: from,
+    toBlock: to,
+    toHash: `0xh${to}`,
+    keepUndo: true,
+    blocks,
+    transactions: [],
+    logs: [],
+    addressTransactions: [],
+    transfers: [],
+    activity: [],
+    state: [],
+    ...overrides,
+  }
+}
+
+function balance(address: string, value: bigint, block: number) {
+  return {
+    table: 'token_balances' as const,
+    key: { address, chain_id: CHAIN, token: T },
+    row: {
+      address,
+      chain_id: CHAIN,
+      token: T,
+      balance: toU256(value),
+      first_acquired_time: null,
+      first_acquired_block: null,
+      has_initiated_transfer: 0,
+      block_number: block,
+    },
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`store (${dialect})`, () => {
+    let t: TestStore
+    afterEach(async () => {
+      await t?.drop()
+    })
+
+    test('default: applies a batch with its checkpoint', async () => {
+      t = await createTestStore(dialect)
+      expect(await t.store.getCheckpoint(CHAIN)).toBeUndefined()
+      await t.store.applyBatch(batch(1, 3, { state: [balance(A, 5n, 3)] }))
+      expect(await t.store.getCheckpoint(CHAIN)).toEqual({ blockNumber: 3, blockHash: '0xh3' })
+      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, ids: [A] })
+      expect(rows.map((r) => r.balance)).toEqual([toU256(5n)])
+      expect(await t.store.getBlockHash({ chainId: CHAIN, blockNumber: 2 })).toBe('0xh2')
+    })
+
+    test('behavior: migrate is idempotent', async () => {
+      t = await createTestStore(dialect)
+      expect(await t.store.migrate()).toEqual({ applied: [] })
+    })
+
+    test('behavior: uint256 balances order numerically through the holders index', async () => {
+      t = await createTestStore(dialect)
+      const values = [0n, 9n, 10n, 255n, 256n, 2n ** 200n, 2n ** 256n - 1n, 1n]
+      const state = values.map((v, i) =>
+        balance(`0x${(i + 1).toString(16).padStart(40, '0')}`, v, 1),
+      )
+      await t.store.applyBatch(batch(1, 1, { state }))
+      const rows = await t.store.db
+        .selectFrom('token_balances')
+        .select('balance')
+        .where('chain_id', '=', CHAIN)
+        .where('token', '=', T)
+        .orderBy('balance', 'desc')
+        .execute()
+      expect(rows.map((r) => BigInt(`0x${r.balance}`))).toEqual(
+        [...values].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)),
+      )
+    })
+
+    test('behavior: revert restores state and removes history past the landing block', async () => {
+      t = await createTestStore(dialect)
+      await t.store.applyBatch(batch(1, 1, { state: [balance(A, 1n, 1)] }))
+      await t.store.applyBatch(batch(2, 2, { state: [balance(A, 2n, 2), balance(B, 7n, 2)] }))
+      await t.store.applyBatch(batch(3, 3, { state: [{ ...balance(A, 0n, 3), row: null }] }))
+      expect(await t.store.revert({ chainId: CHAIN, toBlock: 1 })).toEqual({
+        blockNumber: 1,
+        blockHash: '0xh1',
+      })
+      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, ids: [A, B] })
+      expect(rows.map((r) => [r.address, r.balance])).toEqual([[A, toU256(1n)]])
+      expect(await t.store.getCheckpoint(CHAIN)).toEqual({ blockNumber: 1, blockHash: '0xh1' })
+      expect(await t.store.getBlockHash({ chainId: CHAIN, blockNumber: 2 })).toBeUndefined()
+    })
+
+    test('behavior: a multi-block batch is undone whole', async () => {
+      t = await createTestStore(dialect)
+      await t.store.applyBatch(batch(1, 2, { state: [balance(A, 1n, 2)] }))
+      await t.store.applyBatch(batch(3, 6, { state: [balance(A, 2n, 6)] }))
+      expect((await t.store.revert({ chainId: CHAIN, toBlock: 4 })).blockNumber).toBe(2)
+      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, ids: [A] })
+      expect(rows.map((r) => r.balance)).toEqual([toU256(1n)])
+    })
+
+    test('error: a revert deeper than the kept undo throws and changes nothing', async () => {
+      t = await createTestStore(dialect)
+      await t.store.applyBatch(batch(1, 5, { keepUndo: false, state: [balance(A, 1n, 5)] }))
+      await t.store.applyBatch(batch(6, 6, { state: [balance(A, 2n, 6)] }))
+      await expect(t.store.revert({ chainId: CHAIN, toBlock: 3 })).rejects.toThrowError(
+        /cannot revert to block 3/,
+      )
+      expect((await t.store.getCheckpoint(CHAIN))?.blockNumber).toBe(6)
+      await t.store.pruneUndo({ chainId: CHAIN, belowBlock: 6 })
+      await expect(t.store.revert({ chainId: CHAIN, toBlock: 5 })).rejects.toThrowError(
+        /no longer kept for undo/,
+      )
+    })
+  })
+}

@@ -1,0 +1,44 @@
+import { type ColumnDefinitionBuilder, type RawBuilder, sql } from 'kysely'
+
+export type DialectName = 'sqlite' | 'postgres'
+
+/**
+ * Every difference between SQLite and PostgreSQL that the store cares about, in one place
+ * (STYLE.md: capability flags, not `if (postgres)` through the queries).
+ */
+export type DialectCaps = {
+  name: DialectName
+  /** Column type for uint256 text whose byte order is numeric order. */
+  u256Type: 'text' | RawBuilder<unknown>
+  /** Column type for integers that may pass 2^31 (chain ids, block numbers, times). */
+  intType: 'bigint' | 'integer'
+  /** Bound parameters per statement, kept under each engine's limit. */
+  maxParams: number
+  /** Makes an integer column an auto-generated primary key. */
+  autoId: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder
+}
+
+export function dialectCaps(name: DialectName): DialectCaps {
+  switch (name) {
+    case 'sqlite':
+      return {
+        name,
+        u256Type: 'text',
+        intType: 'integer',
+        maxParams: 30_000,
+        autoId: (c) => c.autoIncrement().primaryKey(),
+      }
+    case 'postgres':
+      return {
+        name,
+        u256Type: sql`text collate "C"`,
+        intType: 'bigint',
+        maxParams: 60_000,
+        autoId: (c) => c.generatedAlwaysAsIdentity().primaryKey(),
+      }
+    default: {
+      const never: never = name
+      throw new Error(`unknown dialect ${String(never)}`)
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import type { DialectCaps } from './dialect.ts'
+import * as m0001 from './migrations/0001_initial.ts'
+import { StoreError } from './parseDbError.ts'
+import type { Database } from './schema.ts'
+
+type MigrationModule = { up: (db: Kysely<unknown>, caps: DialectCaps) => Promise<void> }
+
+/** Ordered, versioned migrations. Released ones are never edited. */
+const MIGRATIONS: Record<string, MigrationModule> = {
+  '0001_initial': m0001,
+}
+
+export async function migrateToLatest({
+  db,
+  caps,
+}: {
+  db: Kysely<Database>
+  caps: DialectCaps
+}): Promise<{ applied: string[] }> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {}
+      for (const [name, module] of Object.entries(MIGRATIONS)) {
+        out[name] = { up: (k) => module.up(k, caps) }
+      }
+      return out
+    },
+  }
+  const migrator = new Migrator({ db, provider, migrationTableName: 'scry_migrations' })
+  const { error, results = [] } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error')
+    throw new StoreError(`Database migration ${failed?.migrationName ?? ''} failed.`, {
+      details: error instanceof Error ? error.message : String(error),
+      cause: error,
+    })
+  }
+  return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName) }
+}

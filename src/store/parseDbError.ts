@@ -1,0 +1,44 @@
+import { BaseError, NonRetryableError, RetryableError } from '../internal/errors.ts'
+
+/** Database driver errors become typed errors here, and nowhere else (STYLE.md). */
+export class StoreError extends NonRetryableError {
+  override name = 'StoreError'
+}
+export class StoreUnavailableError extends RetryableError {
+  override name = 'StoreUnavailableError'
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08006', // connection_failure
+  '08001',
+  '08003',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+])
+
+export function parseDbError(error: unknown, context: string): BaseError {
+  if (error instanceof BaseError) return error
+  const code = (error as { code?: unknown })?.code
+  const message = error instanceof Error ? error.message : String(error)
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) {
+    return new StoreUnavailableError(`The database is unavailable (${context}).`, {
+      details: `${code}: ${message}`,
+      cause: error,
+      code,
+    })
+  }
+  return new StoreError(`A database operation failed (${context}).`, {
+    details: message,
+    cause: error,
+    ...(typeof code === 'string' ? { code } : {}),
+  })
+}

@@ -1,0 +1,103 @@
+import type { Kysely, Transaction } from 'kysely'
+import { FatalIndexerError } from '../internal/errors.ts'
+import { BATCH_MARKER, writeState } from './applyBatch.ts'
+import type { DialectCaps } from './dialect.ts'
+import type { Database } from './schema.ts'
+import { APPEND_TABLES, type StateChange, type StateTable } from './stateTables.ts'
+
+// biome-ignore lint/suspicious/noExplicitAny: generic over the tables.
+type AnyDb = Kysely<any>
+
+/**
+ * Undoes every kept batch that reaches past `toBlock`, newest change first, and removes their
+ * history rows. A batch is undone whole, so the store may land below `toBlock` (at the start of
+ * the oldest batch undone); the returned block is where it landed and where indexing resumes.
+ * Throws `FatalIndexerError` when the blocks past `toBlock` were not kept for undo (a reorg
+ * deeper than the finality depth): the store is left untouched.
+ */
+export async function revertBatches({
+  trx,
+  caps,
+  chainId,
+  toBlock,
+}: {
+  trx: Transaction<Database>
+  caps: DialectCaps
+  chainId: number
+  toBlock: number
+}): Promise<{ blockNumber: number; blockHash: string | undefined }> {
+  const db = trx as unknown as AnyDb
+  const checkpoint = await db
+    .selectFrom('checkpoints')
+    .select(['block_number', 'block_hash'])
+    .where('chain_id', '=', chainId)
+    .executeTakeFirst()
+  if (!checkpoint || checkpoint.block_number <= toBlock) {
+    return { blockNumber: checkpoint?.block_number ?? toBlock, blockHash: checkpoint?.block_hash }
+  }
+
+  const markers: { from_block: number; to_block: number }[] = await db
+    .selectFrom('undo_log')
+    .select(['from_block', 'to_block'])
+    .where('chain_id', '=', chainId)
+    .where('to_block', '>', toBlock)
+    .where('table_name', '=', BATCH_MARKER)
+    .orderBy('from_block')
+    .execute()
+  const landing = (markers[0]?.from_block ?? Number.POSITIVE_INFINITY) - 1
+  // The kept batches must cover every block from the landing point to the checkpoint.
+  let covered = landing
+  for (const m of markers) if (m.from_block <= covered + 1) covered = Math.max(covered, m.to_block)
+  if (markers.length === 0 || landing > toBlock || covered < checkpoint.block_number) {
+    throw new FatalIndexerError(
+      `Chain ${chainId}: cannot revert to block ${toBlock}; blocks after it are no longer kept for undo.`,
+      {
+        details:
+          'The reorg is deeper than the finality depth. The indexer stops so that it never serves a corrupt state: raise the chain\'s finalityDepth and re-index from a block before the reorg.',
+      },
+    )
+  }
+
+  const entries: { table_name: string; row_key: string; prev: string | null }[] = await db
+    .selectFrom('undo_log')
+    .select(['table_name', 'row_key', 'prev'])
+    .where('chain_id', '=', chainId)
+    .where('to_block', '>', landing)
+    .orderBy('id', 'desc')
+    .execute()
+  for (const entry of entries) {
+    if (entry.table_name === BATCH_MARKER) continue
+    const change = {
+      table: entry.table_name as StateTable,
+      key: JSON.parse(entry.row_key),
+      row: entry.prev === null ? null : JSON.parse(entry.prev),
+    } as StateChange
+    await writeState({ db, caps, changes: [change] })
+  }
+  await db
+    .deleteFrom('undo_log')
+    .where('chain_id', '=', chainId)
+    .where('to_block', '>', landing)
+    .execute()
+  for (const [table, column] of Object.entries(APPEND_TABLES)) {
+    await db.deleteFrom(table).where('chain_id', '=', chainId).where(column, '>', landing).execute()
+  }
+
+  const block = await db
+    .selectFrom('blocks')
+    .select('hash')
+    .where('chain_id', '=', chainId)
+    .where('number', '=', landing)
+    .executeTakeFirst()
+  if (block) {
+    await db
+      .updateTable('checkpoints')
+      .set({ block_number: landing, block_hash: block.hash })
+      .where('chain_id', '=', chainId)
+      .execute()
+  } else {
+    // Landed before the first indexed block: start over from the configured start block.
+    await db.deleteFrom('checkpoints').where('chain_id', '=', chainId).execute()
+  }
+  return { blockNumber: landing, blockHash: block?.hash }
+}

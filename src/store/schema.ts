@@ -1,0 +1,196 @@
+import type { Generated } from 'kysely'
+
+/**
+ * Row types of every table. Conventions:
+ * - uint256 columns hold `toU256` text (see u256.ts); booleans are 0/1 integers on both dialects.
+ * - Wallet-scoped tables start their key with (address, chain_id) so they can later be sharded
+ *   by wallet (DESIGN.md, Storage).
+ * - `block_number` and times are plain numbers (block numbers and unix seconds stay far below 2^53).
+ */
+export type Database = {
+  checkpoints: CheckpointTable
+  blocks: BlockTable
+  transactions: TransactionTable
+  logs: LogTable
+  address_transactions: AddressTransactionTable
+  transfers: TransferTable
+  activity: ActivityTable
+  native_balances: NativeBalanceTable
+  token_balances: TokenBalanceTable
+  nft_holdings: NftHoldingTable
+  tokens: TokenTable
+  approvals: ApprovalTable
+  undo_log: UndoLogTable
+}
+
+export type CheckpointTable = {
+  chain_id: number
+  block_number: number
+  block_hash: string
+  updated_at: number
+}
+
+export type BlockTable = {
+  chain_id: number
+  number: number
+  hash: string
+  parent_hash: string
+  timestamp: number
+  miner: string
+}
+
+export type TransactionTable = {
+  chain_id: number
+  block_number: number
+  tx_index: number
+  hash: string
+  block_hash: string
+  block_time: number
+  from_address: string
+  to_address: string | null
+  contract_address: string | null
+  value: string
+  nonce: number
+  gas_price: string
+  gas_used: string
+  tx_type: number
+  input: string
+  success: number
+}
+
+export type LogTable = {
+  chain_id: number
+  block_number: number
+  log_index: number
+  tx_index: number
+  address: string
+  /** JSON array of 32-byte topics. */
+  topics: string
+  data: string
+}
+
+export type AddressTransactionTable = {
+  address: string
+  chain_id: number
+  block_number: number
+  tx_index: number
+  block_time: number
+}
+
+export type TransferKind = 'native' | 'internal' | 'erc20' | 'erc721' | 'erc1155'
+
+export type TransferTable = {
+  chain_id: number
+  block_number: number
+  /** Order of the transfer within its block (walk order: tx, then native, traces, logs). */
+  seq: number
+  tx_index: number
+  tx_hash: string
+  block_time: number
+  kind: TransferKind
+  token: string | null
+  from_address: string
+  to_address: string
+  token_id: string | null
+  value: string
+}
+
+export type ActivityType = 'send' | 'receive' | 'mint' | 'burn' | 'approve' | 'call' | 'swap'
+export type AssetType = 'native' | 'erc20' | 'erc721' | 'erc1155'
+
+export type ActivityTable = {
+  address: string
+  chain_id: number
+  block_number: number
+  seq: number
+  block_time: number
+  tx_hash: string
+  tx_index: number
+  type: ActivityType
+  asset_type: AssetType | null
+  token_address: string | null
+  from_address: string | null
+  to_address: string | null
+  value: string | null
+  token_id: string | null
+  spender: string | null
+  tx_from: string
+  tx_to: string | null
+  tx_value: string
+  /** 4-byte selector of the transaction's call, for `call` items. */
+  function_selector: string | null
+}
+
+export type NativeBalanceTable = {
+  address: string
+  chain_id: number
+  balance: string
+  block_number: number
+}
+
+export type TokenBalanceTable = {
+  address: string
+  chain_id: number
+  token: string
+  balance: string
+  /** Time of the first inbound transfer; null until there is one. */
+  first_acquired_time: number | null
+  first_acquired_block: number | null
+  has_initiated_transfer: number
+  block_number: number
+}
+
+export type NftStandard = 'erc721' | 'erc1155'
+
+export type NftHoldingTable = {
+  address: string
+  chain_id: number
+  contract: string
+  token_id: string
+  standard: NftStandard
+  balance: string
+  last_acquired_time: number
+  last_acquired_block: number
+}
+
+export type TokenStandard = 'erc20' | 'erc721' | 'erc1155'
+
+export type TokenTable = {
+  chain_id: number
+  address: string
+  standard: TokenStandard
+  name: string | null
+  symbol: string | null
+  decimals: number | null
+  total_supply: string | null
+  /** 1 when balances move without Transfer events (rebasing): every holder is re-read. */
+  rebasing: number
+  first_block: number
+  block_number: number
+}
+
+export type ApprovalKind = 'erc20' | 'operator'
+
+export type ApprovalTable = {
+  owner: string
+  chain_id: number
+  token: string
+  spender: string
+  kind: ApprovalKind
+  /** ERC20: the allowance; operator approvals: 1 or 0. */
+  allowance: string
+  block_number: number
+}
+
+export type UndoLogTable = {
+  id: Generated<number>
+  chain_id: number
+  /** First and last block of the batch that made the change. */
+  from_block: number
+  to_block: number
+  table_name: string
+  /** JSON of the row's key columns. */
+  row_key: string
+  /** JSON of the row before the change; null when the row did not exist. */
+  prev: string | null
+}

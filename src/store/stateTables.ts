@@ -1,0 +1,37 @@
+import type { Insertable } from 'kysely'
+import type { Database } from './schema.ts'
+
+/**
+ * Tables holding current state (as opposed to append-only history). Changes to them inside the
+ * finality window are recorded in `undo_log` so a reorg can restore the previous rows.
+ */
+export const STATE_KEYS = {
+  native_balances: ['address', 'chain_id'],
+  token_balances: ['address', 'chain_id', 'token'],
+  nft_holdings: ['address', 'chain_id', 'contract', 'token_id'],
+  tokens: ['chain_id', 'address'],
+  approvals: ['owner', 'chain_id', 'token', 'spender'],
+} as const satisfies { [T in keyof Database]?: readonly (keyof Database[T] & string)[] }
+
+export type StateTable = keyof typeof STATE_KEYS
+
+/** The new full row for a key, or `null` to delete it. */
+export type StateChange = {
+  [T in StateTable]: {
+    table: T
+    key: Pick<Database[T], Extract<(typeof STATE_KEYS)[T][number], keyof Database[T]>>
+    row: Insertable<Database[T]> | null
+  }
+}[StateTable]
+
+/** Append-only tables and the column holding their block number. */
+export const APPEND_TABLES = {
+  blocks: 'number',
+  transactions: 'block_number',
+  logs: 'block_number',
+  address_transactions: 'block_number',
+  transfers: 'block_number',
+  activity: 'block_number',
+} as const satisfies { [T in keyof Database]?: keyof Database[T] & string }
+
+export type AppendTable = keyof typeof APPEND_TABLES
