@@ -3,14 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { type Store, createStore } from '../../src/store/createStore.ts'
+import { createStore, type Store } from '../../src/store/createStore.ts'
 import type { DialectName } from '../../src/store/dialect.ts'
 
 /** Every store test runs on both engines (STYLE.md: one suite looped over the dialects). */
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres']
 
 /** Server used for PostgreSQL tests; CI runs one on 127.0.0.1:5432 with trust auth. */
-export const TEST_PG_URL = process.env.SCRY_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+export const TEST_PG_URL =
+  process.env.SCRY_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 export type TestStore = { store: Store; url: string; drop(): Promise<void> }
 
@@ -35,7 +36,10 @@ export async function createTestDatabase(
 ): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'scry-test-'))
-    return { url: join(dir, 'scry.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) }
+    return {
+      url: join(dir, 'scry.sqlite'),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    }
   }
   const name = `scry_test_${process.pid}_${randomBytes(4).toString('hex')}`
   const admin = new pg.Client({ connectionString: TEST_PG_URL })

@@ -1,0 +1,135 @@
+import { createRequire } from 'node:module'
+import { Command, CommanderError } from 'commander'
+import { CHAIN_FIELDS } from '../config/fields.ts'
+import { isDebugEnabled } from '../config/isDebugEnabled.ts'
+import { resolveConfig } from '../config/resolveConfig.ts'
+import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
+import { runDev } from './commands/dev.ts'
+import { runMigrate } from './commands/migrate.ts'
+import { runStart } from './commands/start.ts'
+import { runStatus } from './commands/status.ts'
+import { listenForShutdown } from './listenForShutdown.ts'
+import { parseDevChains } from './parseDevChains.ts'
+import { reportError } from './reportError.ts'
+
+/** Where the CLI writes; tests pass their own. */
+export type MainIo = { out: (text: string) => void; err: (text: string) => void }
+
+const defaultIo: MainIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}
+
+type CommandName = 'dev' | 'start' | 'migrate' | 'status'
+
+/** Runs the `scry` command line; resolves to the exit code instead of exiting. */
+export async function main(argv: string[], io: MainIo = defaultIo): Promise<number> {
+  const debug = isDebugEnabled()
+  let selected: { name: CommandName; options: Record<string, unknown> } | undefined
+  const program = createProgram({
+    io,
+    onCommand: (name, options) => {
+      selected = { name, options }
+    },
+  })
+
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+  } catch (error) {
+    // Commander has already printed its message (or the help).
+    if (error instanceof CommanderError) return error.exitCode
+    reportError({ error, write: io.err, debug })
+    return 1
+  }
+  if (!selected) return 0
+  const { name, options } = selected
+
+  // Long-running commands stop cleanly on a signal; the short ones keep Node's default.
+  const shutdown =
+    name === 'dev' || name === 'start' ? listenForShutdown({ log: io.err }) : undefined
+  try {
+    const { chains, ...flags } = options
+    const config = await resolveConfig({ flags: flags as ConfigFlags })
+    switch (name) {
+      case 'dev': {
+        const devChains = parseDevChains({
+          text: chains as string | undefined,
+          catalogue: config.catalogue,
+        })
+        return await runDev({ config, options: { chains: devChains }, signal: shutdown!.signal })
+      }
+      case 'start':
+        return await runStart({ config, signal: shutdown!.signal })
+      case 'migrate':
+        return await runMigrate({ config })
+      case 'status':
+        return await runStatus({ config })
+      default: {
+        const unknown: never = name
+        throw new Error(`unknown command ${unknown}`)
+      }
+    }
+  } catch (error) {
+    reportError({ error, write: io.err, debug })
+    return 1
+  } finally {
+    shutdown?.dispose()
+  }
+}
+
+function createProgram({
+  io,
+  onCommand,
+}: {
+  io: MainIo
+  onCommand: (name: CommandName, options: Record<string, unknown>) => void
+}): Command {
+  const program = new Command('scry')
+    .description('Self-hosted onchain data service: wallets, tokens, activity over HTTP')
+    .version(readVersion(), '-v, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError('(run with --help for usage)')
+
+  const commands: [CommandName, string][] = [
+    ['dev', 'run local chains with demo data, the indexer and the API in one process'],
+    ['start', 'index the configured chains and serve the API'],
+    ['migrate', 'apply pending database migrations'],
+    ['status', 'show indexed head, node head and lag per chain'],
+  ]
+  for (const [name, description] of commands) {
+    const command = addConfigOptions(program.command(name).description(description))
+    if (name === 'dev')
+      command.option(
+        '--chains <ids>',
+        'chain ids of the local chains, comma-separated (e.g. 1,8453)',
+      )
+    command.action((options: Record<string, unknown>) => onCommand(name, options))
+  }
+  return program
+}
+
+function addConfigOptions(command: Command): Command {
+  command
+    .option('--config <path>', 'config file (default: ./scry.config.ts or ./scry.config.json)')
+    .option(
+      '--database <url|path>',
+      'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
+    )
+    .option('--data-dir <path>', 'directory for local state (default: .scry)')
+    .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
+    .option('--port <port>', 'port to listen on (default: 8080)')
+    .option('--log-level <level>', `${LOG_LEVELS.join(', ')} (default: info)`)
+  for (const field of CHAIN_FIELDS)
+    command.option(`${field.flag} <chainId=${field.valueName}>`, field.description, collect)
+  return command
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value]
+}
+
+function readVersion(): string {
+  const { version } = createRequire(import.meta.url)('../../package.json') as { version: string }
+  return version
+}

@@ -1,0 +1,6 @@
+import type { ScryConfigFile } from './types.ts'
+
+/** Types a `scry.config.ts` default export: `export default defineConfig({ … })`. */
+export function defineConfig(config: ScryConfigFile): ScryConfigFile {
+  return config
+}

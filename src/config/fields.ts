@@ -1,0 +1,173 @@
+import { databaseRule, integerRule, oneOfRule, type Rule, rpcRule, textRule } from './rules.ts'
+import { type ChainSettings, type ConfigFlags, LOG_LEVELS, type LogLevel } from './types.ts'
+
+export type GlobalSettings = {
+  database: string
+  dataDir: string
+  host: string
+  port: number
+  logLevel: LogLevel
+}
+
+type Field<K extends string, T> = {
+  key: K
+  /** Path in the config file, dot-separated. */
+  path: string
+  env: string
+  flag: `--${string}`
+  flagKey: keyof ConfigFlags
+  rule: Rule<T>
+}
+
+type GlobalField = {
+  [K in keyof GlobalSettings]: Field<K, GlobalSettings[K]>
+}[keyof GlobalSettings]
+
+/** Instance-wide options: where each one is read from. */
+export const GLOBAL_FIELDS: readonly GlobalField[] = [
+  {
+    key: 'database',
+    path: 'database',
+    env: 'SCRY_DATABASE',
+    flag: '--database',
+    flagKey: 'database',
+    rule: databaseRule,
+  },
+  {
+    key: 'dataDir',
+    path: 'dataDir',
+    env: 'SCRY_DATA_DIR',
+    flag: '--data-dir',
+    flagKey: 'dataDir',
+    rule: textRule('a directory path'),
+  },
+  {
+    key: 'host',
+    path: 'server.host',
+    env: 'SCRY_HOST',
+    flag: '--host',
+    flagKey: 'host',
+    rule: textRule('a host name or IP address'),
+  },
+  {
+    key: 'port',
+    path: 'server.port',
+    env: 'SCRY_PORT',
+    flag: '--port',
+    flagKey: 'port',
+    // 0 asks the OS for a free port (tests).
+    rule: integerRule({ min: 0, max: 65535 }),
+  },
+  {
+    key: 'logLevel',
+    path: 'log.level',
+    env: 'SCRY_LOG_LEVEL',
+    flag: '--log-level',
+    flagKey: 'logLevel',
+    rule: oneOfRule(LOG_LEVELS),
+  },
+]
+
+export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database'> = {
+  dataDir: '.scry',
+  host: '127.0.0.1',
+  port: 8080,
+  logLevel: 'info',
+}
+
+type ChainField = {
+  [K in keyof ChainSettings]: Omit<Field<K, ChainSettings[K]>, 'path'> & {
+    /** Help text for the CLI flag, and the name of its value (`--batch-size <chainId=n>`). */
+    description: string
+    valueName: string
+  }
+}[keyof ChainSettings]
+
+/**
+ * Per-chain options: file key `chains.<id>.<key>`, env `<env>_<id>`, flag
+ * `<flag> <id>=<value>` (repeatable).
+ */
+export const CHAIN_FIELDS: readonly ChainField[] = [
+  {
+    key: 'rpc',
+    env: 'SCRY_RPC',
+    flag: '--rpc',
+    flagKey: 'rpc',
+    rule: rpcRule,
+    description: 'RPC URL(s) of a chain; repeat or comma-separate for several',
+    valueName: 'url',
+  },
+  {
+    key: 'startBlock',
+    env: 'SCRY_START_BLOCK',
+    flag: '--start-block',
+    flagKey: 'startBlock',
+    rule: integerRule({ min: 0 }),
+    description: 'first block to index (default 0)',
+    valueName: 'n',
+  },
+  {
+    key: 'finalityDepth',
+    env: 'SCRY_FINALITY_DEPTH',
+    flag: '--finality-depth',
+    flagKey: 'finalityDepth',
+    rule: integerRule({ min: 0 }),
+    description: 'blocks behind the head that can still reorg (default 64)',
+    valueName: 'n',
+  },
+  {
+    key: 'traces',
+    env: 'SCRY_TRACES',
+    flag: '--traces',
+    flagKey: 'traces',
+    rule: oneOfRule(['auto', 'off']),
+    description: 'call traces (default auto)',
+    valueName: 'auto|off',
+  },
+  {
+    key: 'batchSize',
+    env: 'SCRY_BATCH_SIZE',
+    flag: '--batch-size',
+    flagKey: 'batchSize',
+    rule: integerRule({ min: 1 }),
+    description: 'blocks per committed batch (default 100)',
+    valueName: 'n',
+  },
+  {
+    key: 'fetchConcurrency',
+    env: 'SCRY_FETCH_CONCURRENCY',
+    flag: '--fetch-concurrency',
+    flagKey: 'fetchConcurrency',
+    rule: integerRule({ min: 1 }),
+    description: 'blocks fetched in parallel (default 4)',
+    valueName: 'n',
+  },
+  {
+    key: 'rpcBatchSize',
+    env: 'SCRY_RPC_BATCH_SIZE',
+    flag: '--rpc-batch-size',
+    flagKey: 'rpcBatchSize',
+    rule: integerRule({ min: 1 }),
+    description: 'JSON-RPC requests per HTTP batch (default 50)',
+    valueName: 'n',
+  },
+  {
+    key: 'pollIntervalMs',
+    env: 'SCRY_POLL_INTERVAL_MS',
+    flag: '--poll-interval-ms',
+    flagKey: 'pollIntervalMs',
+    rule: integerRule({ min: 1 }),
+    description: 'head polling interval in milliseconds (default 1000)',
+    valueName: 'n',
+  },
+]
+
+export const CHAIN_DEFAULTS: Omit<ChainSettings, 'rpc'> = {
+  startBlock: 0,
+  finalityDepth: 64,
+  traces: 'auto',
+  batchSize: 100,
+  fetchConcurrency: 4,
+  rpcBatchSize: 50,
+  pollIntervalMs: 1000,
+}

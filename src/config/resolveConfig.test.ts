@@ -1,0 +1,481 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import { ConfigError } from '../internal/errors.ts'
+import { resolveConfig } from './resolveConfig.ts'
+import type { ScryConfig } from './types.ts'
+
+let cwd: string
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'scry-config-'))
+})
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true })
+})
+
+const writeJson = (name: string, content: unknown) =>
+  writeFile(join(cwd, name), JSON.stringify(content, null, 2))
+
+/** The config without the (large) catalogue, with the temp dir shown as `<cwd>`. */
+function summary(config: ScryConfig) {
+  const { catalogue: _, ...rest } = config
+  return JSON.parse(JSON.stringify(rest).replaceAll(cwd, '<cwd>'))
+}
+
+async function issuesOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).message.replaceAll(cwd, '<cwd>')
+  }
+  throw new Error('expected a ConfigError')
+}
+
+test('default', async () => {
+  const config = await resolveConfig({ env: {}, cwd })
+  expect(summary(config)).toMatchInlineSnapshot(`
+    {
+      "chains": [],
+      "dataDir": "<cwd>/.scry",
+      "database": "<cwd>/.scry/scry.sqlite",
+      "log": {
+        "level": "info",
+      },
+      "server": {
+        "host": "127.0.0.1",
+        "port": 8080,
+      },
+    }
+  `)
+  expect(config.catalogue.length).toBeGreaterThan(90)
+})
+
+test('args: flags, one chain with every option', async () => {
+  const config = await resolveConfig({
+    env: {},
+    cwd,
+    flags: {
+      database: 'postgres://scry:secret@db.local:5432/scry',
+      dataDir: 'state',
+      host: '0.0.0.0',
+      port: '9000',
+      logLevel: 'debug',
+      rpc: ['8453=https://base.example/v2/KEY'],
+      startBlock: ['8453=1000'],
+      finalityDepth: ['8453=10'],
+      traces: ['8453=off'],
+      batchSize: ['8453=20'],
+      fetchConcurrency: ['8453=2'],
+      rpcBatchSize: ['8453=5'],
+      pollIntervalMs: ['8453=250'],
+    },
+  })
+  expect(summary(config)).toMatchInlineSnapshot(`
+    {
+      "chains": [
+        {
+          "batchSize": 20,
+          "chainId": 8453,
+          "expectedChainId": 8453,
+          "fetchConcurrency": 2,
+          "finalityDepth": 10,
+          "name": "base",
+          "pollIntervalMs": 250,
+          "rpc": [
+            "https://base.example/v2/KEY",
+          ],
+          "rpcBatchSize": 5,
+          "startBlock": 1000,
+          "traces": "off",
+        },
+      ],
+      "dataDir": "<cwd>/state",
+      "database": "postgres://scry:secret@db.local:5432/scry",
+      "log": {
+        "level": "debug",
+      },
+      "server": {
+        "host": "0.0.0.0",
+        "port": 9000,
+      },
+    }
+  `)
+})
+
+test('args: --rpc repeated or comma-separated gives several urls', async () => {
+  const repeated = await resolveConfig({
+    env: {},
+    cwd,
+    flags: { rpc: ['1=http://a', '1=http://b', '10=ws://c'] },
+  })
+  expect(repeated.chains.map(({ chainId, rpc }) => ({ chainId, rpc }))).toEqual([
+    { chainId: 1, rpc: ['http://a', 'http://b'] },
+    { chainId: 10, rpc: ['ws://c'] },
+  ])
+  const commas = await resolveConfig({ env: {}, cwd, flags: { rpc: ['1=http://a, http://b'] } })
+  expect(commas.chains[0]?.rpc).toEqual(['http://a', 'http://b'])
+})
+
+test('args: environment', async () => {
+  const config = await resolveConfig({
+    cwd,
+    env: {
+      SCRY_DATA_DIR: '/var/lib/scry',
+      SCRY_HOST: '::1',
+      SCRY_PORT: '8081',
+      SCRY_LOG_LEVEL: 'warn',
+      SCRY_RPC_8453: 'https://a.example, wss://b.example/ws',
+      SCRY_FINALITY_DEPTH_8453: '12',
+      SCRY_RPC_BATCH_SIZE_8453: '7',
+      SCRY_TRACES_42161: 'off',
+      SCRY_PORT_EMPTY: 'ignored',
+      SCRY_START_BLOCK_1: '',
+      UNRELATED: 'x',
+    },
+  })
+  expect(summary(config)).toMatchInlineSnapshot(`
+    {
+      "chains": [
+        {
+          "batchSize": 100,
+          "chainId": 8453,
+          "expectedChainId": 8453,
+          "fetchConcurrency": 4,
+          "finalityDepth": 12,
+          "name": "base",
+          "pollIntervalMs": 1000,
+          "rpc": [
+            "https://a.example",
+            "wss://b.example/ws",
+          ],
+          "rpcBatchSize": 7,
+          "startBlock": 0,
+          "traces": "auto",
+        },
+      ],
+      "dataDir": "/var/lib/scry",
+      "database": "/var/lib/scry/scry.sqlite",
+      "log": {
+        "level": "warn",
+      },
+      "server": {
+        "host": "::1",
+        "port": 8081,
+      },
+    }
+  `)
+})
+
+test('behavior: precedence defaults < file < env < flags', async () => {
+  await writeJson('scry.config.json', {
+    server: { host: 'file.local', port: 1000 },
+    log: { level: 'error' },
+    chains: { '1': { rpc: 'http://file', finalityDepth: 10, startBlock: 5 } },
+  })
+  const env = { SCRY_PORT: '2000', SCRY_FINALITY_DEPTH_1: '20', SCRY_RPC_1: 'http://env' }
+  const flags = { port: '3000', rpc: ['1=http://flag'] }
+
+  const fileOnly = await resolveConfig({ env: {}, cwd })
+  expect(fileOnly.server).toEqual({ host: 'file.local', port: 1000 })
+  expect(fileOnly.chains[0]).toMatchObject({ rpc: ['http://file'], finalityDepth: 10 })
+
+  const withEnv = await resolveConfig({ env, cwd })
+  expect(withEnv.server).toEqual({ host: 'file.local', port: 2000 })
+  expect(withEnv.chains[0]).toMatchObject({ rpc: ['http://env'], finalityDepth: 20, startBlock: 5 })
+
+  const withFlags = await resolveConfig({ env, cwd, flags })
+  expect(withFlags.server).toEqual({ host: 'file.local', port: 3000 })
+  expect(withFlags.log.level).toBe('error')
+  expect(withFlags.chains[0]).toMatchObject({
+    rpc: ['http://flag'],
+    finalityDepth: 20,
+    startBlock: 5,
+    batchSize: 100,
+  })
+})
+
+test('behavior: chains without an rpc source are not enabled', async () => {
+  await writeJson('scry.config.json', {
+    chains: { '1': { finalityDepth: 3 }, '10': { rpc: [] }, '8453': { rpc: 'http://b' } },
+  })
+  const config = await resolveConfig({ env: {}, cwd })
+  expect(config.chains.map((chain) => chain.chainId)).toEqual([8453])
+})
+
+test('behavior: .ts config file with catalogue additions', async () => {
+  await writeFile(
+    join(cwd, 'scry.config.ts'),
+    `const depth: number = 2
+export default {
+  database: 'data/db.sqlite',
+  catalogue: [{ chainId: 31337, name: 'local', tags: ['devnet'] }],
+  chains: { '31337': { rpc: ['http://127.0.0.1:8545'], finalityDepth: depth } },
+}
+`,
+  )
+  const config = await resolveConfig({ env: {}, cwd })
+  expect(summary(config)).toMatchInlineSnapshot(`
+    {
+      "chains": [
+        {
+          "batchSize": 100,
+          "chainId": 31337,
+          "expectedChainId": 31337,
+          "fetchConcurrency": 4,
+          "finalityDepth": 2,
+          "name": "local",
+          "pollIntervalMs": 1000,
+          "rpc": [
+            "http://127.0.0.1:8545",
+          ],
+          "rpcBatchSize": 50,
+          "startBlock": 0,
+          "traces": "auto",
+        },
+      ],
+      "configFile": "<cwd>/scry.config.ts",
+      "dataDir": "<cwd>/.scry",
+      "database": "<cwd>/data/db.sqlite",
+      "log": {
+        "level": "info",
+      },
+      "server": {
+        "host": "127.0.0.1",
+        "port": 8080,
+      },
+    }
+  `)
+  expect(config.catalogue.find((chain) => chain.chainId === 31337)?.tags).toEqual(['devnet'])
+})
+
+test('behavior: .ts config file inside an ESM package', async () => {
+  await writeJson('package.json', { type: 'module' })
+  await writeFile(
+    join(cwd, 'scry.config.ts'),
+    'const port: number = 9999\nexport default { server: { port } }\n',
+  )
+  const config = await resolveConfig({ env: {}, cwd })
+  expect(config.server.port).toBe(9999)
+})
+
+test('behavior: --config and SCRY_CONFIG pick a file', async () => {
+  await mkdir(join(cwd, 'conf'))
+  await writeJson('conf/a.json', { server: { port: 1 } })
+  await writeJson('conf/b.json', { server: { port: 2 } })
+  const fromEnv = await resolveConfig({ env: { SCRY_CONFIG: 'conf/a.json' }, cwd })
+  expect(fromEnv.server.port).toBe(1)
+  expect(fromEnv.configFile).toBe(join(cwd, 'conf/a.json'))
+  const fromFlag = await resolveConfig({
+    env: { SCRY_CONFIG: 'conf/a.json' },
+    flags: { config: 'conf/b.json' },
+    cwd,
+  })
+  expect(fromFlag.server.port).toBe(2)
+})
+
+test('behavior: database paths and urls', async () => {
+  const memory = await resolveConfig({ env: { SCRY_DATABASE: ':memory:' }, cwd })
+  expect(memory.database).toBe(':memory:')
+  const relative = await resolveConfig({ env: {}, flags: { database: 'x/scry.db' }, cwd })
+  expect(relative.database).toBe(join(cwd, 'x/scry.db'))
+  const dataDir = await resolveConfig({ env: {}, flags: { dataDir: 'd' }, cwd })
+  expect(dataDir.database).toBe(join(cwd, 'd/scry.sqlite'))
+})
+
+test('error: every problem of a config file, reported together', async () => {
+  await writeJson('scry.config.json', {
+    databse: 'typo.sqlite',
+    database: 'mysql://root:pw@db.local/scry',
+    server: { port: '8080', hots: 'x' },
+    log: { level: 'verbose' },
+    chains: {
+      base: { rpc: 'https://base.example' },
+      '8453': {
+        rpc: ['https://base.example/v2/SECRET', 'ftp://user:pw@files.example/KEY'],
+        finalityDepth: -1,
+        traces: 'on',
+        batchSize: 0,
+        finality: 3,
+      },
+      '10': { rpc: 42 },
+      '999999': { rpc: 'http://x.example' },
+    },
+  })
+  expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - databse: unknown key (expected one of database, dataDir, server, log, chains, catalogue)
+      - server.hots: unknown key (expected one of host, port)
+      - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
+      - server.port: expected an integer from 0 to 65535, got "8080"
+      - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
+      - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs)
+      - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
+      - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
+      - chains.8453.traces: expected "auto" or "off", got "on"
+      - chains.8453.batchSize: expected an integer ≥ 1, got 0
+      - chains.base: expected a numeric chain id as key, got "base"
+      - chains.999999: chain 999999 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 999999, "name": "my_chain" }
+
+    Details: config file: <cwd>/scry.config.json"
+  `)
+})
+
+test('error: catalogue entries', async () => {
+  await writeJson('scry.config.json', {
+    catalogue: [
+      { chainId: 31337 },
+      { chainId: 0, name: 'Bad Name', tags: ['mainnet', 'prod'], endpoints: { swaps: true } },
+      { chainId: 5, name: 'x', endpoints: { balances: 'yes' } },
+      'nope',
+    ],
+    chains: { '31337': { rpc: 'http://127.0.0.1:8545' } },
+  })
+  expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - catalogue[1].chainId: expected an integer ≥ 1, got 0
+      - catalogue[1].name: expected lowercase letters, digits and _ (e.g. "my_chain"), got "Bad Name"
+      - catalogue[1].tags: expected an array of default, mainnet, testnet, devnet, omni, got "prod"
+      - catalogue[1].endpoints.swaps: unknown key (expected one of balances, activity, transactions, collectibles, token_info, token_holders, defi_positions)
+      - catalogue[2].endpoints.balances: expected true or false, got "yes"
+      - catalogue[3]: expected an object, got "nope"
+
+    Details: config file: <cwd>/scry.config.json"
+  `)
+
+  await writeJson('scry.config.json', {
+    catalogue: [{ chainId: 31337 }, { chainId: 31338, name: 'base' }],
+  })
+  expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - catalogue[0].name: chain 31337 is not built in, so it needs a name
+
+    Details: config file: <cwd>/scry.config.json"
+  `)
+})
+
+test('error: flags', async () => {
+  const error = await issuesOf(
+    resolveConfig({
+      env: {},
+      cwd,
+      flags: {
+        port: '80a',
+        host: 'two words',
+        logLevel: 'loud',
+        database: 'postgres://',
+        rpc: ['abc', 'https://key.example/v2/SECRET', '1=', '1=file:///etc/passwd', '2=http://x'],
+        startBlock: ['1=-5'],
+        traces: ['1=full'],
+        batchSize: ['one=1'],
+      },
+    }),
+  )
+  expect(error).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - --database: expected a postgres:// URL or a SQLite file path, got "postgres…"
+      - --host: expected a host name or IP address, got "two words"
+      - --port: expected an integer from 0 to 65535, got "80a"
+      - --log-level: expected one of trace, debug, info, warn, error, fatal, silent, got "loud"
+      - --rpc: expected <chainId>=<url>, got "abc"
+      - --rpc: expected <chainId>=<url>, got https://key.example
+      - --rpc (chain 1): expected http(s) or ws(s) URLs, got nothing
+      - --rpc (chain 1): expected http(s) or ws(s) URLs, got "file…"
+      - --start-block (chain 1): expected an integer ≥ 0, got "-5"
+      - --traces (chain 1): expected "auto" or "off", got "full"
+      - --batch-size: expected <chainId>=<value>, got "one=1"
+      - --rpc 2=…: chain 2 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 2, "name": "my_chain" }"
+  `)
+})
+
+test('error: environment', async () => {
+  const error = await issuesOf(
+    resolveConfig({
+      cwd,
+      env: {
+        SCRY_PORT: '70000',
+        SCRY_LOG_LEVEL: 'INFO',
+        SCRY_RPC_1: 'eth.example/v2/SECRET',
+        SCRY_POLL_INTERVAL_MS_1: '0',
+        SCRY_DATABASE: 'postgresql://u:SECRET@/x',
+      },
+    }),
+  )
+  expect(error).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - SCRY_DATABASE: expected a postgres:// URL or a SQLite file path, got "postgresql…"
+      - SCRY_PORT: expected an integer from 0 to 65535, got "70000"
+      - SCRY_LOG_LEVEL: expected one of trace, debug, info, warn, error, fatal, silent, got "INFO"
+      - SCRY_RPC_1: expected http(s) or ws(s) URLs, got "eth.example…"
+      - SCRY_POLL_INTERVAL_MS_1: expected an integer ≥ 1, got "0""
+  `)
+})
+
+test('error: unknown chain id from env and flags', async () => {
+  expect(
+    await issuesOf(
+      resolveConfig({
+        cwd,
+        env: { SCRY_RPC_123456789: 'http://a' },
+        flags: { rpc: ['987654321=http://b'] },
+      }),
+    ),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - SCRY_RPC_123456789: chain 123456789 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 123456789, "name": "my_chain" }
+      - --rpc 987654321=…: chain 987654321 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 987654321, "name": "my_chain" }"
+  `)
+})
+
+test('error: config files that cannot be read', async () => {
+  expect(
+    await issuesOf(resolveConfig({ env: {}, cwd, flags: { config: 'missing.json' } })),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - --config: file not found: missing.json"
+  `)
+
+  await writeFile(join(cwd, 'scry.config.json'), '{\n  "database": "x",\n  "server": {,\n}')
+  expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - config file: invalid JSON at line 3, column 14
+
+    Details: config file: <cwd>/scry.config.json"
+  `)
+
+  await writeFile(join(cwd, 'scry.config.ts'), 'export const config = {}\n')
+  expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - config file: found both scry.config.ts and scry.config.json; keep one, or pick one with --config"
+  `)
+
+  expect(
+    await issuesOf(resolveConfig({ env: {}, cwd, flags: { config: 'scry.config.ts' } })),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - config file: expected a default export with the configuration object
+
+    Details: config file: <cwd>/scry.config.ts"
+  `)
+
+  await writeFile(join(cwd, 'a.yaml'), 'port: 1\n')
+  await writeJson('b.json', [1, 2])
+  expect(
+    await issuesOf(resolveConfig({ env: {}, cwd, flags: { config: 'a.yaml' } })),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - --config: expected a .json, .ts, .mts, .js or .mjs file, got a.yaml
+
+    Details: config file: <cwd>/a.yaml"
+  `)
+  expect(
+    await issuesOf(resolveConfig({ env: {}, cwd, flags: { config: 'b.json' } })),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - config file: expected an object, got an array
+
+    Details: config file: <cwd>/b.json"
+  `)
+})

@@ -1,0 +1,115 @@
+import { resolve } from 'node:path'
+import { CHAIN_CATALOGUE } from '../chains/catalogue.ts'
+import { resolveCatalogue } from '../chains/resolveCatalogue.ts'
+import { CHAIN_DEFAULTS, GLOBAL_DEFAULTS, type GlobalSettings } from './fields.ts'
+import { InvalidConfigError } from './InvalidConfigError.ts'
+import type { Layer } from './layer.ts'
+import { loadConfigFile } from './loadConfigFile.ts'
+import { readEnvLayer } from './readEnvLayer.ts'
+import { readFileLayer } from './readFileLayer.ts'
+import { readFlagLayer } from './readFlagLayer.ts'
+import type { ChainConfig, ChainSettings, ConfigFlags, ScryConfig } from './types.ts'
+
+export type ResolveConfigOptions = {
+  flags?: ConfigFlags
+  env?: Record<string, string | undefined>
+  /** Relative paths (config file, data dir, SQLite file) are resolved against it. */
+  cwd?: string
+}
+
+/**
+ * Builds the configuration from defaults < config file < environment < CLI flags, and checks
+ * it. Throws `InvalidConfigError` (a `ConfigError`) listing every problem found.
+ */
+export async function resolveConfig({
+  flags = {},
+  env = process.env,
+  cwd = process.cwd(),
+}: ResolveConfigOptions = {}): Promise<ScryConfig> {
+  const issues: string[] = []
+
+  const explicit = flags.config ?? nonEmpty(env.SCRY_CONFIG)
+  const file = await loadConfigFile({
+    explicit,
+    source: flags.config !== undefined ? '--config' : 'SCRY_CONFIG',
+    cwd,
+  })
+  let fileLayer: Layer | undefined
+  let overrides: Parameters<typeof resolveCatalogue>[0] | undefined = []
+  if (file.type === 'failed') issues.push(file.issue)
+  if (file.type === 'loaded') {
+    const read = readFileLayer({ content: file.content, issues })
+    fileLayer = read.layer
+    overrides = read.catalogue
+  }
+  const layers = [
+    ...(fileLayer ? [fileLayer] : []),
+    readEnvLayer({ env, issues }),
+    readFlagLayer({ flags, issues }),
+  ]
+
+  // With a broken catalogue, chains it would have added are not reported as unknown as well.
+  const catalogue = overrides ? resolveCatalogue(overrides) : [...CHAIN_CATALOGUE]
+  const byId = new Map(catalogue.map((chain) => [chain.chainId, chain]))
+
+  const chainIds = [...new Set(layers.flatMap((layer) => [...layer.chains.keys()]))].sort(
+    (a, b) => a - b,
+  )
+  const chains: ChainConfig[] = []
+  for (const chainId of chainIds) {
+    const entries = layers.flatMap((layer) => layer.chains.get(chainId) ?? [])
+    const known = byId.get(chainId)
+    if (!known) {
+      if (overrides)
+        issues.push(
+          `${entries[0]?.origin}: chain ${chainId} is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": ${chainId}, "name": "my_chain" }`,
+        )
+      continue
+    }
+    const settings: ChainSettings = Object.assign(
+      { ...CHAIN_DEFAULTS, rpc: [] },
+      ...entries.map((entry) => entry.settings),
+    )
+    if (settings.rpc.length === 0) continue
+    chains.push({ chainId, name: known.name, ...settings, expectedChainId: chainId })
+  }
+
+  if (issues.length > 0) throw new InvalidConfigError({ issues, configFile: pathOf(file) })
+
+  const global: Partial<GlobalSettings> = Object.assign({}, ...layers.map((layer) => layer.global))
+  const dataDir = resolve(cwd, global.dataDir ?? GLOBAL_DEFAULTS.dataDir)
+  return {
+    database: resolveDatabase({ database: global.database, dataDir, cwd }),
+    dataDir,
+    server: {
+      host: global.host ?? GLOBAL_DEFAULTS.host,
+      port: global.port ?? GLOBAL_DEFAULTS.port,
+    },
+    log: { level: global.logLevel ?? GLOBAL_DEFAULTS.logLevel },
+    catalogue,
+    chains,
+    configFile: pathOf(file),
+  }
+}
+
+function resolveDatabase({
+  database,
+  dataDir,
+  cwd,
+}: {
+  database: string | undefined
+  dataDir: string
+  cwd: string
+}): string {
+  if (database === undefined) return resolve(dataDir, 'scry.sqlite')
+  if (database === ':memory:' || /^postgres(ql)?:\/\//i.test(database)) return database
+  return resolve(cwd, database)
+}
+
+function pathOf(file: Awaited<ReturnType<typeof loadConfigFile>>): string | undefined {
+  return file.type === 'none' ? undefined : file.path
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value
+}

@@ -1,0 +1,112 @@
+import type { CatalogueChain } from '../chains/catalogue.ts'
+import type { CatalogueOverride } from '../chains/resolveCatalogue.ts'
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent'
+
+export const LOG_LEVELS: readonly LogLevel[] = [
+  'trace',
+  'debug',
+  'info',
+  'warn',
+  'error',
+  'fatal',
+  'silent',
+]
+
+export type TracesMode = 'auto' | 'off'
+
+/** The resolved configuration: defaults < config file < environment < CLI flags. */
+export type ScryConfig = {
+  /**
+   * `postgres://…` (or `postgresql://…`), or a SQLite file path (absolute; `:memory:` kept).
+   * Default: `<dataDir>/scry.sqlite`. Env `SCRY_DATABASE`, flag `--database`.
+   */
+  database: string
+  /** Absolute directory for local state. Default `.scry` under the working directory. */
+  dataDir: string
+  /** Default `127.0.0.1:8080`. Env `SCRY_HOST`, `SCRY_PORT`; flags `--host`, `--port`. */
+  server: { host: string; port: number }
+  /** Default `info`. Env `SCRY_LOG_LEVEL`, flag `--log-level`. */
+  log: { level: LogLevel }
+  /** Built-in chain catalogue with the config file's `catalogue` entries applied. */
+  catalogue: CatalogueChain[]
+  /** Enabled chains (those with at least one RPC URL), ascending by chain id. */
+  chains: ChainConfig[]
+  /** Absolute path of the config file that was read, if any. */
+  configFile: string | undefined
+}
+
+/** Per-chain settings. Env and flags: see `CHAIN_FIELDS`. */
+export type ChainConfig = {
+  chainId: number
+  /** Catalogue name. */
+  name: string
+  /** RPC endpoints (http, https, ws, wss), tried in order with failover. */
+  rpc: string[]
+  /** First block to index. Default 0. */
+  startBlock: number
+  /** Blocks behind the head that can still reorg (undo records are kept). Default 64. */
+  finalityDepth: number
+  /**
+   * `auto` (default): `debug_traceBlockByNumber`, else `trace_block`, else no traces.
+   * `off`: never ask for traces.
+   */
+  traces: TracesMode
+  /** Blocks per committed batch. Default 100. */
+  batchSize: number
+  /** Blocks fetched in parallel during backfill. Default 4. */
+  fetchConcurrency: number
+  /** JSON-RPC requests per HTTP batch. Default 50. */
+  rpcBatchSize: number
+  /** Head polling interval in milliseconds. Default 1000. */
+  pollIntervalMs: number
+  /** Equals `chainId`; the indexer checks it against `eth_chainId` at start. */
+  expectedChainId: number
+}
+
+export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId'>
+
+/** Per-chain options in the config file; `rpc` may be one URL or several. */
+export type ChainFileConfig = {
+  rpc?: string | string[]
+  startBlock?: number
+  finalityDepth?: number
+  traces?: TracesMode
+  batchSize?: number
+  fetchConcurrency?: number
+  rpcBatchSize?: number
+  pollIntervalMs?: number
+}
+
+/** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
+export type ScryConfigFile = {
+  database?: string
+  dataDir?: string
+  server?: { host?: string; port?: number }
+  log?: { level?: LogLevel }
+  /** Keyed by chain id: `{ "8453": { "rpc": ["https://…"] } }`. */
+  chains?: Record<string, ChainFileConfig>
+  /** Extra chains, or overrides of built-in ones (by `chainId`). */
+  catalogue?: CatalogueOverride[]
+}
+
+/**
+ * CLI flags as the command line gives them (raw text; validated by `resolveConfig`).
+ * Per-chain flags take `<chainId>=<value>` and repeat; `rpc` also takes comma-separated URLs.
+ */
+export type ConfigFlags = {
+  config?: string | undefined
+  database?: string | undefined
+  dataDir?: string | undefined
+  host?: string | undefined
+  port?: string | undefined
+  logLevel?: string | undefined
+  rpc?: string[] | undefined
+  startBlock?: string[] | undefined
+  finalityDepth?: string[] | undefined
+  traces?: string[] | undefined
+  batchSize?: string[] | undefined
+  fetchConcurrency?: string[] | undefined
+  rpcBatchSize?: string[] | undefined
+  pollIntervalMs?: string[] | undefined
+}

@@ -1,0 +1,45 @@
+import { toHex } from 'viem'
+import type { RpcClient } from '../rpc/createRpcClient.ts'
+import { isMethodUnsupported } from '../rpc/shouldRetry.ts'
+
+/** How this chain's node gives receipts and traces; detected once per indexer start. */
+export type FetchCapabilities = {
+  receipts: 'block' | 'transaction'
+  traces: 'debug' | 'parity' | 'off'
+}
+
+/**
+ * Probes the node at `blockNumber`: `eth_getBlockReceipts`, else per-transaction receipts;
+ * with traces on, `debug_traceBlockByNumber` (callTracer), else `trace_block`, else off.
+ * Only "method not supported" answers mean no; other errors propagate.
+ */
+export async function detectCapabilities({
+  rpc,
+  blockNumber,
+  traces,
+  signal,
+}: {
+  rpc: RpcClient
+  blockNumber: bigint
+  traces: 'auto' | 'off'
+  signal?: AbortSignal
+}): Promise<FetchCapabilities> {
+  const tag = toHex(blockNumber)
+  const opts = signal ? { signal } : {}
+  const supports = async (method: string, params: unknown[]): Promise<boolean> => {
+    try {
+      await rpc.request({ method, params }, opts)
+      return true
+    } catch (error) {
+      if (isMethodUnsupported(error)) return false
+      throw error
+    }
+  }
+  const receipts = (await supports('eth_getBlockReceipts', [tag])) ? 'block' : 'transaction'
+  if (traces === 'off') return { receipts, traces: 'off' }
+  if (await supports('debug_traceBlockByNumber', [tag, { tracer: 'callTracer' }])) {
+    return { receipts, traces: 'debug' }
+  }
+  if (await supports('trace_block', [tag])) return { receipts, traces: 'parity' }
+  return { receipts, traces: 'off' }
+}

@@ -1,0 +1,116 @@
+import { toHex } from 'viem'
+import { RetryableError } from '../../internal/errors.ts'
+import { type BlockTraceEntry, decodeBlockTraces } from '../decode/decodeBlockTraces.ts'
+import { decodeParityTraces, type ParityTrace } from '../decode/decodeParityTraces.ts'
+import type { RpcCall, RpcClient, RpcItemResult } from '../rpc/createRpcClient.ts'
+import type { Hex } from '../types.ts'
+import type { ChainBlock } from './chainBlock.ts'
+import type { FetchCapabilities } from './detectCapabilities.ts'
+import { parseBlock, type RpcBlockJson, type RpcReceiptJson } from './parseBlock.ts'
+
+/**
+ * Fetches blocks `from..to` (inclusive) with transactions, receipts and, where the chain has
+ * them, traces, in as few batched round trips as the node allows. All or nothing: a block
+ * the node does not have yet, or an answer that does not fit, is a `RetryableError`.
+ */
+export async function fetchBlocks({
+  rpc,
+  from,
+  to,
+  caps,
+  signal,
+}: {
+  rpc: RpcClient
+  from: bigint
+  to: bigint
+  caps: FetchCapabilities
+  signal?: AbortSignal
+}): Promise<ChainBlock[]> {
+  const opts = signal ? { signal } : {}
+  const numbers: bigint[] = []
+  for (let n = from; n <= to; n++) numbers.push(n)
+
+  const calls: RpcCall[] = numbers.map((n) => ({
+    method: 'eth_getBlockByNumber',
+    params: [toHex(n), true],
+  }))
+  if (caps.receipts === 'block') {
+    for (const n of numbers) calls.push({ method: 'eth_getBlockReceipts', params: [toHex(n)] })
+  }
+  if (caps.traces === 'debug') {
+    for (const n of numbers) {
+      calls.push({
+        method: 'debug_traceBlockByNumber',
+        params: [toHex(n), { tracer: 'callTracer' }],
+      })
+    }
+  } else if (caps.traces === 'parity') {
+    for (const n of numbers) calls.push({ method: 'trace_block', params: [toHex(n)] })
+  }
+  const results = await rpc.batch(calls, opts)
+  const count = numbers.length
+  const blocks = results.slice(0, count).map((r, i) => need<RpcBlockJson>(r, `block ${numbers[i]}`))
+
+  let receiptLists: RpcReceiptJson[][]
+  if (caps.receipts === 'block') {
+    receiptLists = results
+      .slice(count, 2 * count)
+      .map((r, i) => need<RpcReceiptJson[]>(r, `receipts of block ${numbers[i]}`))
+  } else {
+    const hashes = blocks.flatMap((b) => b.transactions.map((t) => t.hash))
+    const receiptResults = await rpc.batch<RpcReceiptJson>(
+      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+      opts,
+    )
+    const receipts = receiptResults.map((r, i) => need<RpcReceiptJson>(r, `receipt ${hashes[i]}`))
+    let k = 0
+    receiptLists = blocks.map((b) => {
+      const start = k
+      k += b.transactions.length
+      return receipts.slice(start, k)
+    })
+  }
+
+  const traceOffset = caps.receipts === 'block' ? 2 * count : count
+  return blocks.map((json, i): ChainBlock => {
+    const parsed = parseBlock({ block: json, receipts: receiptLists[i] ?? [] })
+    if (parsed.number !== numbers[i]) {
+      throw new RetryableError(`The node answered block ${parsed.number} for ${numbers[i]}.`)
+    }
+    let internalTransfers: ChainBlock['internalTransfers']
+    const traceResult = results[traceOffset + i]
+    if (caps.traces === 'debug') {
+      const traces = need<BlockTraceEntry[]>(traceResult, `traces of block ${parsed.number}`)
+      try {
+        internalTransfers = decodeBlockTraces({
+          traces,
+          blockNumber: parsed.number,
+          txHashes: parsed.transactions.map((t) => t.hash as Hex),
+        })
+      } catch (error) {
+        // A node that could not trace one transaction may manage on the next attempt.
+        throw new RetryableError(`Unusable traces for block ${parsed.number}.`, { cause: error })
+      }
+    } else if (caps.traces === 'parity') {
+      internalTransfers = decodeParityTraces({
+        traces: need<ParityTrace[]>(traceResult, `traces of block ${parsed.number}`),
+        blockNumber: parsed.number,
+      })
+    }
+    return { ...parsed, internalTransfers }
+  })
+}
+
+function need<T>(result: RpcItemResult | undefined, what: string): T {
+  if (!result) throw new RetryableError(`No answer for ${what}.`)
+  if (!result.ok) {
+    throw new RetryableError(`The node could not give ${what}.`, {
+      details: result.error.shortMessage,
+      cause: result.error,
+    })
+  }
+  if (result.result === null || result.result === undefined) {
+    throw new RetryableError(`The node does not have ${what} yet.`)
+  }
+  return result.result as T
+}

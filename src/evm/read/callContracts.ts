@@ -1,0 +1,29 @@
+import { toHex } from 'viem'
+import type { RpcClient } from '../rpc/createRpcClient.ts'
+import type { Address, Hex } from '../types.ts'
+
+export type ContractCall = { to: Address; data: Hex }
+
+/**
+ * `eth_call`s at one block, batched. A call that reverts (or that the node refuses for that
+ * call alone) gives `undefined`; transport failures throw after the client's retries.
+ */
+export async function callContracts({
+  rpc,
+  blockNumber,
+  calls,
+  signal,
+}: {
+  rpc: RpcClient
+  blockNumber: bigint
+  calls: readonly ContractCall[]
+  signal?: AbortSignal
+}): Promise<(Hex | undefined)[]> {
+  if (calls.length === 0) return []
+  const tag = toHex(blockNumber)
+  const results = await rpc.batch<Hex>(
+    calls.map((c) => ({ method: 'eth_call', params: [{ to: c.to, data: c.data }, tag] })),
+    signal ? { signal } : {},
+  )
+  return results.map((r) => (r.ok && typeof r.result === 'string' ? r.result : undefined))
+}

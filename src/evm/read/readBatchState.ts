@@ -1,0 +1,248 @@
+import { encodeFunctionData } from 'viem'
+import type { Store } from '../../store/createStore.ts'
+import type {
+  ApprovalTable,
+  NftHoldingTable,
+  TokenBalanceTable,
+  TokenStandard,
+  TokenTable,
+} from '../../store/schema.ts'
+import { fromU256 } from '../../store/u256.ts'
+import { erc20Abi } from '../abis.ts'
+import { decodeDecimals, decodeMetadataString, decodeUint } from '../decode/decodeMetadataString.ts'
+import type { Touched } from '../derive/touched.ts'
+import type { RpcClient } from '../rpc/createRpcClient.ts'
+import type { Address } from '../types.ts'
+import { type ContractCall, callContracts } from './callContracts.ts'
+import { readNativeBalances } from './readNativeBalances.ts'
+
+/** Rows the store has for what a batch touched (state before the batch). */
+export type LoadedState = {
+  tokens: Map<Address, TokenTable>
+  /** Keyed `${token}|${holder}`. */
+  balances: Map<string, TokenBalanceTable>
+  /** Keyed `${address}|${contract}|${tokenId hex}`. */
+  nfts: Map<string, NftHoldingTable>
+  approvals: ApprovalTable[]
+}
+
+/** What the node says at the batch's last block. */
+export type BatchReads = {
+  native: Map<Address, bigint>
+  /** Keyed `${token}|${holder}`. */
+  erc20Balances: Map<string, bigint>
+  supply: Map<Address, bigint | undefined>
+  newTokens: Map<Address, NewToken>
+  /** Tokens whose balances are read for every holder (rebasing, fee-on-transfer, …). */
+  rebasing: Set<Address>
+  allowances: { owner: Address; token: Address; spender: Address; allowance: bigint }[]
+}
+
+export type NewToken = {
+  standard: TokenStandard
+  name: string | undefined
+  symbol: string | undefined
+  decimals: number | undefined
+}
+
+const pairKey = (token: string, holder: string) => `${token}|${holder}`
+const balanceOf = (holder: Address) =>
+  encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] })
+const TOTAL_SUPPLY = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' })
+const NAME = encodeFunctionData({ abi: erc20Abi, functionName: 'name' })
+const SYMBOL = encodeFunctionData({ abi: erc20Abi, functionName: 'symbol' })
+const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
+
+/**
+ * Loads the store's rows for what the batch touched and reads from the node, at the batch's
+ * last block, every balance and supply that may have changed. Balances are read, not summed
+ * from events, so they equal the node by construction (fee-on-transfer tokens and gas
+ * included); events only say which ones to read. A token whose supply or balances moved
+ * differently from its events is marked rebasing: from then on every holder is re-read
+ * whenever the token is touched.
+ */
+export async function readBatchState({
+  rpc,
+  store,
+  chainId,
+  fromBlock,
+  toBlock,
+  touched,
+  signal,
+}: {
+  rpc: RpcClient
+  store: Store
+  chainId: number
+  fromBlock: bigint
+  toBlock: bigint
+  touched: Touched
+  signal?: AbortSignal
+}): Promise<{ loaded: LoadedState; reads: BatchReads }> {
+  const sig = signal ? { signal } : {}
+  const candidateTokens = new Set<Address>([
+    ...touched.standards.keys(),
+    ...touched.contracts,
+    ...touched.erc20.keys(),
+  ])
+  const tokenRows = await store.readState({ table: 'tokens', chainId, ids: [...candidateTokens] })
+  const tokens = new Map(tokenRows.map((t) => [t.address as Address, t]))
+
+  const rebasing = new Set<Address>()
+  for (const t of tokenRows) if (t.rebasing === 1) rebasing.add(t.address as Address)
+  const newTokens = [...touched.standards].filter(([address]) => !tokens.has(address))
+  const erc20Tokens = new Set<Address>(
+    [...touched.erc20.keys(), ...rebasing].filter(
+      (t) => (tokens.get(t)?.standard ?? touched.standards.get(t)) === 'erc20',
+    ),
+  )
+
+  // Holders to read: every touched pair, and every known holder of a touched rebasing token.
+  const pairs = new Map<string, { token: Address; holder: Address }>()
+  const addPair = (token: Address, holder: Address) =>
+    pairs.set(pairKey(token, holder), { token, holder })
+  for (const [token, holders] of touched.erc20)
+    for (const holder of holders.keys()) addPair(token, holder)
+  for (const token of rebasing) {
+    for (const holder of await store.tokenHolders({ chainId, token }))
+      addPair(token, holder as Address)
+  }
+
+  const holderIds = new Set<string>([...pairs.values()].map((p) => p.holder))
+  for (const move of touched.nftMoves) {
+    holderIds.add(move.from)
+    holderIds.add(move.to)
+  }
+  const balanceRows = await store.readState({
+    table: 'token_balances',
+    chainId,
+    ids: [...holderIds],
+  })
+  const balances = new Map(balanceRows.map((r) => [pairKey(r.token, r.address), r]))
+  const nftRows = await store.readState({ table: 'nft_holdings', chainId, ids: [...holderIds] })
+  const nfts = new Map(nftRows.map((r) => [`${r.address}|${r.contract}|${r.token_id}`, r]))
+  const owners = new Set<string>([...touched.spentBy.values()].map((s) => s.owner))
+  const approvals = await store.readState({ table: 'approvals', chainId, ids: [...owners] })
+
+  // Allowances to read: approved pairs, and every known spender of an owner whose tokens a
+  // third party moved (transferFrom spends an allowance without an Approval event).
+  const allowancePairs = new Map(touched.allowances)
+  for (const a of approvals) {
+    if (a.kind === 'erc20' && touched.spentBy.has(`${a.owner}|${a.token}`)) {
+      allowancePairs.set(`${a.owner}|${a.token}|${a.spender}`, {
+        owner: a.owner as Address,
+        token: a.token as Address,
+        spender: a.spender as Address,
+      })
+    }
+  }
+
+  const pairList = [...pairs.values()]
+  const supplyList = [...erc20Tokens]
+  const newErc20 = newTokens.filter(([, s]) => s === 'erc20').map(([a]) => a)
+  const allowanceList = [...allowancePairs.values()]
+  const calls: ContractCall[] = [
+    ...pairList.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
+    ...supplyList.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
+    ...newTokens.flatMap(([t]) => [
+      { to: t, data: NAME },
+      { to: t, data: SYMBOL },
+      { to: t, data: DECIMALS },
+    ]),
+    ...allowanceList.map((a) => ({
+      to: a.token,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [a.owner, a.spender],
+      }),
+    })),
+  ]
+  const [results, supplyBefore, native] = await Promise.all([
+    callContracts({ rpc, blockNumber: toBlock, calls, ...sig }),
+    // Supply before the batch of tokens first seen now: the baseline for the rebasing check.
+    fromBlock > 0n
+      ? callContracts({
+          rpc,
+          blockNumber: fromBlock - 1n,
+          calls: newErc20.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
+          ...sig,
+        })
+      : Promise.resolve(newErc20.map(() => '0x' as const)),
+    readNativeBalances({ rpc, blockNumber: toBlock, addresses: [...touched.native], ...sig }),
+  ])
+
+  let k = 0
+  const erc20Balances = new Map<string, bigint>()
+  for (const p of pairList) erc20Balances.set(pairKey(p.token, p.holder), uintOrZero(results[k++]))
+  const supply = new Map<Address, bigint | undefined>()
+  for (const t of supplyList) supply.set(t, decodeUint(results[k++] ?? '0x'))
+  const newTokenInfo = new Map<Address, NewToken>()
+  for (const [t, standard] of newTokens) {
+    const name = results[k++]
+    const symbol = results[k++]
+    const decimals = results[k++]
+    newTokenInfo.set(t, {
+      standard,
+      name: name ? decodeMetadataString(name) : undefined,
+      symbol: symbol ? decodeMetadataString(symbol) : undefined,
+      decimals: standard === 'erc20' && decimals ? decodeDecimals(decimals) : undefined,
+    })
+  }
+  const allowances = allowanceList.map((a) => ({ ...a, allowance: uintOrZero(results[k++]) }))
+
+  // Detect tokens whose balances do not follow their events.
+  const before = new Map(newErc20.map((t, i) => [t, decodeUint(supplyBefore[i] ?? '0x') ?? 0n]))
+  const flagged: Address[] = []
+  for (const token of erc20Tokens) {
+    if (rebasing.has(token)) continue
+    const flow = touched.supplyFlow.get(token) ?? { minted: 0n, burned: 0n }
+    const known = tokens.get(token)?.total_supply
+    const prevSupply = known ? fromU256(known) : before.get(token)
+    const nowSupply = supply.get(token)
+    let odd =
+      prevSupply !== undefined &&
+      nowSupply !== undefined &&
+      nowSupply - prevSupply !== flow.minted - flow.burned
+    for (const [holder, f] of touched.erc20.get(token) ?? []) {
+      if (odd) break
+      const prev = balances.get(pairKey(token, holder))
+      const expected = (prev ? fromU256(prev.balance) : 0n) + f.inflow - f.outflow
+      odd = expected !== erc20Balances.get(pairKey(token, holder))
+    }
+    if (odd) flagged.push(token)
+  }
+  if (flagged.length > 0) {
+    const extra: { token: Address; holder: Address }[] = []
+    for (const token of flagged) {
+      rebasing.add(token)
+      for (const holder of await store.tokenHolders({ chainId, token })) {
+        if (!erc20Balances.has(pairKey(token, holder)))
+          extra.push({ token, holder: holder as Address })
+      }
+    }
+    const extraResults = await callContracts({
+      rpc,
+      blockNumber: toBlock,
+      calls: extra.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
+      ...sig,
+    })
+    for (const [i, p] of extra.entries()) {
+      erc20Balances.set(pairKey(p.token, p.holder), uintOrZero(extraResults[i]))
+    }
+    const extraRows = await store.readState({
+      table: 'token_balances',
+      chainId,
+      ids: extra.map((p) => p.holder),
+    })
+    for (const r of extraRows) balances.set(pairKey(r.token, r.address), r)
+  }
+
+  return {
+    loaded: { tokens, balances, nfts, approvals },
+    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, allowances },
+  }
+}
+
+function uintOrZero(result: `0x${string}` | undefined): bigint {
+  return (result ? decodeUint(result) : undefined) ?? 0n
+}
