@@ -30,15 +30,15 @@ const require = createRequire(import.meta.url)
 
 type Solc = {
   version(): string
-  compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string
+  compile(
+    input: string,
+    callbacks: { import(path: string): { contents: string } | { error: string } },
+  ): string
 }
 
 type SolcOutput = {
   errors?: { severity: 'error' | 'warning' | 'info'; formattedMessage: string }[]
-  contracts?: Record<
-    string,
-    Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>
-  >
+  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>
 }
 
 let pending: Promise<CompiledContracts> | undefined
@@ -110,7 +110,9 @@ function compile({
       return { error: `cannot read ${path} from node_modules` }
     }
   }
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: readImport })) as SolcOutput
+  const output = JSON.parse(
+    solc.compile(JSON.stringify(input), { import: readImport }),
+  ) as SolcOutput
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length > 0)
     throw new BaseError('Compiling the dev contracts failed.', {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { DIALECTS, type TestStore, createTestStore } from '../../test/support/createTestStore.ts'
+import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import type { BatchWrite } from './applyBatch.ts'
 import { toU256 } from './u256.ts'
 

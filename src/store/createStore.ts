@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { type BatchWrite, applyBatch } from './applyBatch.ts'
+import { applyBatch, type BatchWrite } from './applyBatch.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
 import { migrateToLatest } from './migrateToLatest.ts'
 import { openDatabase } from './openDatabase.ts'
@@ -58,11 +58,16 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
     db,
     ping: () =>
       guard('connect', async () => {
-        await db.selectFrom('checkpoints').select('chain_id').limit(1).execute().catch(async (e) => {
-          // Before the first migration the table is missing; only reaching the server matters.
-          if (/no such table|does not exist/i.test(String(e?.message))) return
-          throw e
-        })
+        await db
+          .selectFrom('checkpoints')
+          .select('chain_id')
+          .limit(1)
+          .execute()
+          .catch(async (e) => {
+            // Before the first migration the table is missing; only reaching the server matters.
+            if (/no such table|does not exist/i.test(String(e?.message))) return
+            throw e
+          })
       }),
     migrate: () => guard('migrate', () => migrateToLatest({ db, caps })),
     getCheckpoint: (chainId) =>

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { ConfigError } from '../internal/errors.ts'
-import { type DialectName, dialectCaps, type DialectCaps } from './dialect.ts'
+import { type DialectCaps, type DialectName, dialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
 
 export type OpenDatabase = { db: Kysely<Database>; caps: DialectCaps }

@@ -4,6 +4,7 @@ import { fromU256 } from '../../src/store/u256.ts'
 
 const nftAbi = parseAbi([
   'function ownerOf(uint256 id) view returns (address)',
+  'function balanceOf(address owner) view returns (uint256)',
   'function balanceOf(address owner, uint256 id) view returns (uint256)',
 ])
 
@@ -138,6 +139,68 @@ export async function compareWithNode({
           mismatches.push(
             `erc1155 ${n.contract}#${id} ${n.address}: store ${fromU256(n.balance)} node ${actual}`,
           )
+      }
+    }),
+  )
+
+  // Completeness: every wallet's NFT count per ERC721 collection, and its balance of every
+  // ERC1155 id that ever moved, equal the node's (not only the rows we have).
+  const transfers = await db
+    .selectFrom('transfers')
+    .select(['token', 'token_id', 'kind'])
+    .where('chain_id', '=', chainId)
+    .where('kind', 'in', ['erc721', 'erc1155'])
+    .execute()
+  const ids1155 = new Map<string, Set<string>>()
+  const contracts721 = new Set<string>()
+  for (const t of transfers) {
+    if (t.kind === 'erc721') contracts721.add(t.token as string)
+    else {
+      const set = ids1155.get(t.token as string) ?? new Set<string>()
+      set.add(t.token_id as string)
+      ids1155.set(t.token as string, set)
+    }
+  }
+  const held = (address: string, contract: string, tokenId?: string) =>
+    nfts.filter(
+      (n) =>
+        n.address === address &&
+        n.contract === contract &&
+        (tokenId === undefined || n.token_id === tokenId),
+    )
+  await Promise.all(
+    wallets.map(async (wallet) => {
+      const address = wallet.toLowerCase()
+      for (const contract of contracts721) {
+        const count = await client.readContract({
+          address: contract as Address,
+          abi: nftAbi,
+          functionName: 'balanceOf',
+          args: [address as Address],
+          blockNumber: block,
+        })
+        checked.nfts++
+        const ours = held(address, contract).length
+        if (BigInt(ours) !== count)
+          mismatches.push(`erc721 ${contract} count of ${address}: store ${ours} node ${count}`)
+      }
+      for (const [contract, ids] of ids1155) {
+        for (const id of ids) {
+          const actual = await client.readContract({
+            address: contract as Address,
+            abi: nftAbi,
+            functionName: 'balanceOf',
+            args: [address as Address, fromU256(id)],
+            blockNumber: block,
+          })
+          checked.nfts++
+          const row = held(address, contract, id)[0]
+          const ours = row ? fromU256(row.balance) : 0n
+          if (ours !== actual)
+            mismatches.push(
+              `erc1155 ${contract}#${fromU256(id)} of ${address}: store ${ours} node ${actual}`,
+            )
+        }
       }
     }),
   )

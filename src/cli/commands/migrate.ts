@@ -1,7 +1,19 @@
 import type { ScryConfig } from '../../config/types.ts'
+import { createStore } from '../../store/createStore.ts'
 
 /** `scry migrate`: apply pending database migrations, then exit. */
 export async function runMigrate({ config }: { config: ScryConfig }): Promise<number> {
-  void config
-  throw new Error('not implemented yet')
+  const store = createStore({ url: config.database })
+  try {
+    await store.ping()
+    const { applied } = await store.migrate()
+    process.stdout.write(
+      applied.length === 0
+        ? 'Database is up to date.\n'
+        : `Applied ${applied.length} migration(s): ${applied.join(', ')}\n`,
+    )
+    return 0
+  } finally {
+    await store.close()
+  }
 }

@@ -1,6 +1,11 @@
 import type { ScryConfig } from '../../config/types.ts'
+import { ConfigError } from '../../internal/errors.ts'
+import { createLogger } from '../../internal/logger.ts'
+import { createStore } from '../../store/createStore.ts'
+import { formatProgress } from '../formatProgress.ts'
+import { runIndexers } from '../runIndexers.ts'
 
-/** `scry start`: index the configured chains and serve the API until `signal` aborts. */
+/** `scry start`: index the configured chains until `signal` aborts. */
 export async function runStart({
   config,
   signal,
@@ -8,7 +13,37 @@ export async function runStart({
   config: ScryConfig
   signal: AbortSignal
 }): Promise<number> {
-  void config
-  void signal
-  throw new Error('not implemented yet')
+  if (config.chains.length === 0) {
+    throw new ConfigError('No chain to index.', {
+      details:
+        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file.',
+    })
+  }
+  const logger = createLogger({ level: config.log.level })
+  const store = createStore({ url: config.database })
+  // Logs are JSON on stdout; a person at a terminal also gets progress lines on stderr.
+  const tty = process.stderr.isTTY === true
+  try {
+    await store.ping()
+    const { applied } = await store.migrate()
+    if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrated')
+    await runIndexers({
+      chains: config.chains,
+      store,
+      logger,
+      signal,
+      ...(tty
+        ? {
+            onProgress: (p) => {
+              const name = config.chains.find((c) => c.chainId === p.chainId)?.name
+              process.stderr.write(`${formatProgress(p, name)}\n`)
+            },
+          }
+        : {}),
+    })
+    return 0
+  } finally {
+    await store.close()
+    logger.flush()
+  }
 }

@@ -1,7 +1,50 @@
 import type { ScryConfig } from '../../config/types.ts'
+import { createRpcClient } from '../../evm/rpc/createRpcClient.ts'
+import { BaseError } from '../../internal/errors.ts'
+import { createStore } from '../../store/createStore.ts'
 
 /** `scry status`: per chain, indexed head against node head, then exit. */
 export async function runStatus({ config }: { config: ScryConfig }): Promise<number> {
-  void config
-  throw new Error('not implemented yet')
+  const store = createStore({ url: config.database })
+  try {
+    await store.ping()
+    await store.migrate()
+    const rows = await Promise.all(
+      config.chains.map(async (chain) => {
+        const checkpoint = await store.getCheckpoint(chain.chainId)
+        const rpc = createRpcClient({ urls: chain.rpc, retryCount: 1, timeoutMs: 5_000 })
+        let head: number | string
+        try {
+          head = Number(BigInt(await rpc.request<string>({ method: 'eth_blockNumber' })))
+        } catch (error) {
+          head = `unreachable (${error instanceof BaseError ? error.shortMessage : String(error)})`
+        } finally {
+          rpc.close()
+        }
+        const indexed = checkpoint?.blockNumber
+        const lag = typeof head === 'number' && indexed !== undefined ? head - indexed : undefined
+        return [
+          `${chain.name} (${chain.chainId})`,
+          indexed === undefined ? 'not started' : String(indexed),
+          String(head),
+          lag === undefined ? '-' : String(lag),
+        ]
+      }),
+    )
+    const table = [['chain', 'indexed block', 'node head', 'lag'], ...rows]
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
+    for (const row of table) {
+      process.stdout.write(
+        `${row
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd()}\n`,
+      )
+    }
+    if (rows.length === 0)
+      process.stdout.write('No chains configured (give --rpc <chainId>=<url>).\n')
+    return 0
+  } finally {
+    await store.close()
+  }
 }

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Abi } from 'viem'
+import type { Hex } from '../evm/types.ts'
+
+export type Artifact = { abi: Abi; bytecode: Hex }
+
+/** Where each npm artifact lives (package-relative JSON files as published). */
+const ARTIFACT_PATHS = {
+  WETH9: 'canonical-weth/build/contracts/WETH9.json',
+  UniswapV2Factory: '@uniswap/v2-core/build/UniswapV2Factory.json',
+  UniswapV2Pair: '@uniswap/v2-core/build/UniswapV2Pair.json',
+  UniswapV2Router02: '@uniswap/v2-periphery/build/UniswapV2Router02.json',
+  UniswapV3Factory:
+    '@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json',
+  UniswapV3Pool: '@uniswap/v3-core/artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json',
+  SwapRouter: '@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json',
+  NonfungiblePositionManager:
+    '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
+  QuoterV2: '@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json',
+} as const
+
+export type ArtifactName = keyof typeof ARTIFACT_PATHS
+
+/**
+ * Init code hashes the Uniswap periphery hard-codes to compute pair/pool addresses
+ * (UniswapV2Library.pairFor, PoolAddress.computeAddress). The npm core artifacts hash to
+ * these (checked in buildWorld.test.ts), so the npm periphery works against them.
+ */
+export const UNISWAP_V2_PAIR_INIT_CODE_HASH =
+  '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f'
+export const UNISWAP_V3_POOL_INIT_CODE_HASH =
+  '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54'
+
+const require = createRequire(import.meta.url)
+const loaded = new Map<ArtifactName, Artifact>()
+
+/** Loads a compiled contract (abi + creation bytecode) from its npm package, once. */
+export function loadArtifact(name: ArtifactName): Artifact {
+  const hit = loaded.get(name)
+  if (hit) return hit
+  const json = JSON.parse(readFileSync(require.resolve(ARTIFACT_PATHS[name]), 'utf8')) as {
+    abi: Abi
+    bytecode: string
+  }
+  // Truffle and Hardhat artifacts carry a 0x prefix, the Waffle builds of Uniswap V2 do not.
+  const bytecode = (json.bytecode.startsWith('0x') ? json.bytecode : `0x${json.bytecode}`) as Hex
+  const artifact = { abi: json.abi, bytecode }
+  loaded.set(name, artifact)
+  return artifact
+}

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto'
+import type { Store } from '../../src/store/createStore.ts'
+import { type APPEND_TABLES, STATE_KEYS } from '../../src/store/stateTables.ts'
+
+/** Primary-key order of the append-only tables, for a stable digest. */
+const APPEND_ORDER: Record<keyof typeof APPEND_TABLES, string[]> = {
+  blocks: ['chain_id', 'number'],
+  transactions: ['chain_id', 'block_number', 'tx_index'],
+  logs: ['chain_id', 'block_number', 'log_index'],
+  address_transactions: ['address', 'chain_id', 'block_number', 'tx_index'],
+  transfers: ['chain_id', 'block_number', 'seq'],
+  activity: ['address', 'chain_id', 'block_number', 'seq'],
+}
+
+/**
+ * A digest per table of everything the indexer derived (history, state, checkpoint without
+ * its wall-clock time; not the undo log, which depends on where the head was). Two stores
+ * with equal digests hold the same data.
+ */
+export async function digestStore(store: Store): Promise<Record<string, string>> {
+  // biome-ignore lint/suspicious/noExplicitAny: generic over the tables.
+  const db = store.db as any
+  const out: Record<string, string> = {}
+  const tables: [string, readonly string[]][] = [
+    ...Object.entries(APPEND_ORDER),
+    ...Object.entries(STATE_KEYS),
+  ]
+  for (const [table, order] of tables) {
+    let query = db.selectFrom(table).selectAll()
+    for (const column of order) query = query.orderBy(column)
+    const rows: Record<string, unknown>[] = await query.execute()
+    const hash = createHash('sha256')
+    for (const row of rows) hash.update(`${JSON.stringify(row, Object.keys(row).sort())}\n`)
+    out[table] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`
+  }
+  const checkpoints = await db
+    .selectFrom('checkpoints')
+    .select(['chain_id', 'block_number', 'block_hash'])
+    .orderBy('chain_id')
+    .execute()
+  out.checkpoints = JSON.stringify(checkpoints)
+  return out
+}
