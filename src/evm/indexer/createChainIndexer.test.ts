@@ -175,5 +175,34 @@ for (const dialect of DIALECTS) {
       }
       await run.stop()
     })
+
+    test('error: a reorg deeper than the finality depth stops the chain with a clear error', async () => {
+      t = await createTestStore(dialect)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [anvil.rpcUrl],
+          finalityDepth: 3,
+          batchSize: 2,
+        }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      for (let i = 0; i < 8; i++) {
+        await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+      }
+      const before = await client.getBlock()
+      await run.synced({ block: Number(before.number), hash: before.hash })
+      const checkpoint = await t.store.getCheckpoint(31337)
+      await client.request({ method: 'anvil_reorg' as never, params: [6, []] as never })
+      const error = (await run.failed()) as Error
+      expect(error?.name).toBe('FatalIndexerError')
+      expect(error.message).toMatch(
+        /^Chain 31337: reorg deeper than 3 blocks \(the finality depth\)/,
+      )
+      // Nothing was reverted or overwritten: the store still holds the old branch.
+      expect(await t.store.getCheckpoint(31337)).toEqual(checkpoint)
+    })
   })
 }

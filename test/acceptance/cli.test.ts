@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+
+// Acceptance: bad config, an unreachable RPC or a node on the wrong chain gives a clear
+// message and a non-zero exit, never a stack trace. Runs the real `scry` binary.
+const SCRY = fileURLToPath(new URL('../../bin/scry.js', import.meta.url))
+let anvil: Anvil
+let dir: string
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 8453 })
+  dir = mkdtempSync(join(tmpdir(), 'scry-cli-'))
+})
+afterAll(async () => {
+  await anvil?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function scry(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SCRY, ...args], { cwd: dir })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    child.on('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const noStack = (text: string) => expect(text).not.toMatch(/^\s+at /m)
+
+describe('scry CLI', () => {
+  test('error: bad config names the key and what is expected', async () => {
+    const r = await scry(['start', '--rpc', '1=http://127.0.0.1:1', '--finality-depth', '1=abc'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatchInlineSnapshot(`
+      "error: Invalid configuration:
+        - --finality-depth (chain 1): expected an integer ≥ 0, got "abc"
+      "
+    `)
+  })
+
+  test('error: no chain configured', async () => {
+    const r = await scry(['start', '--database', join(dir, 'a.sqlite')])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: No chain to index\.\nGive at least one RPC source/)
+    noStack(r.stderr)
+  })
+
+  test('error: a node on the wrong chain id', async () => {
+    const r = await scry([
+      'start',
+      '--rpc',
+      `1=${anvil.rpcUrl}`,
+      '--database',
+      join(dir, 'b.sqlite'),
+      '--log-level',
+      'silent',
+    ])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      `error: Chain 1: the node at ${anvil.rpcUrl} is chain 8453.\nPoint --rpc 1=… at a node of chain 1.\n`,
+    )
+  })
+
+  test('error: an unreachable RPC', async () => {
+    const r = await scry([
+      'start',
+      '--rpc',
+      '8453=http://127.0.0.1:9',
+      '--database',
+      join(dir, 'c.sqlite'),
+      '--log-level',
+      'silent',
+    ])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(
+      /^error: RPC eth_chainId failed on 127\.0\.0\.1:9 after \d+ attempts\n/,
+    )
+    noStack(r.stderr)
+  }, 60_000)
+
+  test('error: an unreachable database', async () => {
+    const r = await scry(['migrate', '--database', 'postgres://postgres@127.0.0.1:9/scry'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: The database is unavailable \(connect\)\.\nECONNREFUSED/)
+    noStack(r.stderr)
+  })
+
+  test('default: migrate, then status prints indexed block, node head and lag', async () => {
+    const database = join(dir, 'd.sqlite')
+    expect((await scry(['migrate', '--database', database])).stdout).toBe(
+      'Applied 1 migration(s): 0001_initial\n',
+    )
+    const r = await scry(['status', '--database', database, '--rpc', `8453=${anvil.rpcUrl}`])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(
+      /^chain +indexed block +node head +lag\nbase \(8453\) +not started +0 +-\n$/,
+    )
+  })
+})
