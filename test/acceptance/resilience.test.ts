@@ -8,6 +8,7 @@ import { createChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import { createStore } from '../../src/store/createStore.ts'
 import { createFaultProxy } from '../support/createFaultProxy.ts'
+import { createMethodFilterProxy } from '../support/createMethodFilterProxy.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
 import { digestStore } from '../support/digestStore.ts'
 import { runIndexer, testChainConfig } from '../support/testChain.ts'
@@ -161,4 +162,30 @@ describe('resilience', () => {
       await proxy.close()
     }
   }, 300_000)
+
+  test('behavior: a node without eth_getBlockReceipts and debug traces is read per transaction and with trace_block', async () => {
+    const proxy = await createMethodFilterProxy({
+      target: anvil.rpcUrl,
+      hide: ['eth_getBlockReceipts', 'debug_traceBlockByNumber'],
+    })
+    const t = await createTestStore('sqlite')
+    try {
+      const run = runIndexer({
+        indexer: createChainIndexer({
+          chain: testChainConfig({ chainId: CHAIN_ID, rpc: [proxy.url], batchSize: BATCH_SIZE }),
+          store: t.store,
+          logger: silentLogger(),
+        }),
+        store: t.store,
+      })
+      await run.synced({ block: Number(world.endBlock), timeoutMs: 120_000 })
+      await run.stop()
+      expect(await digestStore(t.store)).toEqual(reference)
+      expect(proxy.seen.get('eth_getTransactionReceipt')).toBeGreaterThan(1000)
+      expect(proxy.seen.get('trace_block')).toBeGreaterThan(10)
+    } finally {
+      await t.drop()
+      await proxy.close()
+    }
+  })
 })

@@ -204,5 +204,27 @@ for (const dialect of DIALECTS) {
       // Nothing was reverted or overwritten: the store still holds the old branch.
       expect(await t.store.getCheckpoint(31337)).toEqual(checkpoint)
     })
+
+    test('behavior: a WebSocket newHeads subscription wakes the indexer before the next poll', async () => {
+      t = await createTestStore(dialect)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [anvil.rpcUrl, anvil.wsUrl],
+          pollIntervalMs: 600_000,
+        }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      const first = await client.getBlock()
+      await run.synced({ block: Number(first.number), hash: first.hash })
+      await new Promise((r) => setTimeout(r, 300)) // let the subscription settle
+      await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+      const next = await client.getBlock()
+      // Polling alone would take ten minutes.
+      await run.synced({ block: Number(next.number), hash: next.hash, timeoutMs: 10_000 })
+      await run.stop()
+    })
   })
 }
