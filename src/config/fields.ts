@@ -120,9 +120,9 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     env: 'SCRY_TRACES',
     flag: '--traces',
     flagKey: 'traces',
-    rule: oneOfRule(['auto', 'off']),
-    description: 'call traces (default auto)',
-    valueName: 'auto|off',
+    rule: oneOfRule(['auto', 'debug', 'parity', 'off']),
+    description: 'call traces: auto, debug (debug_traceBlockByNumber), parity (trace_block), off',
+    valueName: 'auto|debug|parity|off',
   },
   {
     key: 'batchSize',

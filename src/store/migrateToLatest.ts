@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import type { DialectCaps } from './dialect.ts'
 import * as m0001 from './migrations/0001_initial.ts'
+import * as m0002 from './migrations/0002_api.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -9,6 +10,7 @@ type MigrationModule = { up: (db: Kysely<unknown>, caps: DialectCaps) => Promise
 /** Ordered, versioned migrations. Released ones are never edited. */
 const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_initial': m0001,
+  '0002_api': m0002,
 }
 
 export async function migrateToLatest({

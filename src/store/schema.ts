@@ -21,6 +21,32 @@ export type Database = {
   tokens: TokenTable
   approvals: ApprovalTable
   undo_log: UndoLogTable
+  accounts: AccountTable
+  api_keys: ApiKeyTable
+  usage: UsageTable
+}
+
+export type AccountTable = {
+  id: string
+  name: string
+  cu_quota: number | null
+  created_at: number
+}
+
+export type ApiKeyTable = {
+  id: string
+  account_id: string
+  name: string
+  key_hash: string
+  rps: number | null
+  created_at: number
+  revoked_at: number | null
+}
+
+export type UsageTable = {
+  account_id: string
+  period: string
+  cu_used: number
 }
 
 export type CheckpointTable = {

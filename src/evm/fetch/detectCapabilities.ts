@@ -1,4 +1,5 @@
 import { toHex } from 'viem'
+import type { TracesMode } from '../../config/types.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import { isMethodUnsupported } from '../rpc/shouldRetry.ts'
 
@@ -10,7 +11,8 @@ export type FetchCapabilities = {
 
 /**
  * Probes the node at `blockNumber`: `eth_getBlockReceipts`, else per-transaction receipts;
- * with traces on, `debug_traceBlockByNumber` (callTracer), else `trace_block`, else off.
+ * with traces `auto`, `debug_traceBlockByNumber` (callTracer), else `trace_block`, else off;
+ * `debug` and `parity` ask for that method only.
  * Only "method not supported" answers mean no; other errors propagate.
  */
 export async function detectCapabilities({
@@ -21,7 +23,7 @@ export async function detectCapabilities({
 }: {
   rpc: RpcClient
   blockNumber: bigint
-  traces: 'auto' | 'off'
+  traces: TracesMode
   signal?: AbortSignal
 }): Promise<FetchCapabilities> {
   const tag = toHex(blockNumber)
@@ -37,9 +39,14 @@ export async function detectCapabilities({
   }
   const receipts = (await supports('eth_getBlockReceipts', [tag])) ? 'block' : 'transaction'
   if (traces === 'off') return { receipts, traces: 'off' }
-  if (await supports('debug_traceBlockByNumber', [tag, { tracer: 'callTracer' }])) {
+  if (
+    traces !== 'parity' &&
+    (await supports('debug_traceBlockByNumber', [tag, { tracer: 'callTracer' }]))
+  ) {
     return { receipts, traces: 'debug' }
   }
-  if (await supports('trace_block', [tag])) return { receipts, traces: 'parity' }
+  if (traces !== 'debug' && (await supports('trace_block', [tag]))) {
+    return { receipts, traces: 'parity' }
+  }
   return { receipts, traces: 'off' }
 }

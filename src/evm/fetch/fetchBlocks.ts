@@ -37,17 +37,22 @@ export async function fetchBlocks({
   if (caps.receipts === 'block') {
     for (const n of numbers) calls.push({ method: 'eth_getBlockReceipts', params: [toHex(n)] })
   }
-  if (caps.traces === 'debug') {
-    for (const n of numbers) {
-      calls.push({
-        method: 'debug_traceBlockByNumber',
-        params: [toHex(n), { tracer: 'callTracer' }],
-      })
-    }
-  } else if (caps.traces === 'parity') {
-    for (const n of numbers) calls.push({ method: 'trace_block', params: [toHex(n)] })
-  }
-  const results = await rpc.batch(calls, opts)
+  // Tracing a block can take the node a second or more: one request per block, so that each
+  // has its own timeout instead of a batch of them sharing one.
+  const traceCall = (n: bigint): RpcCall =>
+    caps.traces === 'debug'
+      ? { method: 'debug_traceBlockByNumber', params: [toHex(n), { tracer: 'callTracer' }] }
+      : { method: 'trace_block', params: [toHex(n)] }
+  const [results, traceResults] = await Promise.all([
+    rpc.batch(calls, opts),
+    caps.traces === 'off'
+      ? Promise.resolve([])
+      : Promise.all(
+          numbers.map((n) =>
+            rpc.request(traceCall(n), opts).then((result): RpcItemResult => ({ ok: true, result })),
+          ),
+        ),
+  ])
   const count = numbers.length
   const blocks = results.slice(0, count).map((r, i) => need<RpcBlockJson>(r, `block ${numbers[i]}`))
 
@@ -71,14 +76,13 @@ export async function fetchBlocks({
     })
   }
 
-  const traceOffset = caps.receipts === 'block' ? 2 * count : count
   return blocks.map((json, i): ChainBlock => {
     const parsed = parseBlock({ block: json, receipts: receiptLists[i] ?? [] })
     if (parsed.number !== numbers[i]) {
       throw new RetryableError(`The node answered block ${parsed.number} for ${numbers[i]}.`)
     }
     let internalTransfers: ChainBlock['internalTransfers']
-    const traceResult = results[traceOffset + i]
+    const traceResult = traceResults[i]
     if (caps.traces === 'debug') {
       const traces = need<BlockTraceEntry[]>(traceResult, `traces of block ${parsed.number}`)
       try {

@@ -185,6 +185,12 @@ export function createChainIndexer({
       signal,
     })
     log.info({ receipts: caps.receipts, traces: caps.traces }, 'Node capabilities')
+    if (chain.traces !== 'off' && caps.traces === 'off') {
+      log.warn(
+        { traces: chain.traces },
+        'The node gives no call traces: internal ETH transfers are not indexed (balances are still read from the node)',
+      )
+    }
 
     // Wake early on new heads where a WebSocket endpoint exists; polling covers the rest.
     let wake: (() => void) | undefined

@@ -1,0 +1,479 @@
+/**
+ * Ingestion benchmark: indexes a generated anvil chain into SQLite and PostgreSQL and compares
+ * the speed with the raw ceiling (the same blocks, receipts and traces fetched from the same
+ * node, with the same windows and parallelism, without processing). `npm run bench:ingest`.
+ *
+ * Env: BENCH_TRANSFERS (default 2,000: anvil's tracing would make 20,000 take 12–15 minutes
+ * on 2 cores), BENCH_TXS_PER_BLOCK (default: buildWorld's), BENCH_BATCH_SIZE,
+ * BENCH_FETCH_CONCURRENCY, BENCH_RPC_BATCH_SIZE (default: the chain defaults), BENCH_STAGED=0
+ * skips the staged runs (the indexer's steps called here, each timed), SCRY_TEST_PG_URL picks
+ * the PostgreSQL server.
+ */
+import { cpus, platform, release } from 'node:os'
+import { sql } from 'kysely'
+import { CHAIN_DEFAULTS } from '../src/config/fields.ts'
+import type { ChainConfig } from '../src/config/types.ts'
+import { buildWorld } from '../src/dev/buildWorld.ts'
+import { type Anvil, startAnvil } from '../src/dev/startAnvil.ts'
+import { deriveHistory } from '../src/evm/derive/deriveHistory.ts'
+import { deriveState } from '../src/evm/derive/deriveState.ts'
+import type { ChainBlock } from '../src/evm/fetch/chainBlock.ts'
+import { detectCapabilities, type FetchCapabilities } from '../src/evm/fetch/detectCapabilities.ts'
+import { fetchBlocks } from '../src/evm/fetch/fetchBlocks.ts'
+import { createChainIndexer } from '../src/evm/indexer/createChainIndexer.ts'
+import { readBatchState } from '../src/evm/read/readBatchState.ts'
+import { createRpcClient, type RpcCall, type RpcClient } from '../src/evm/rpc/createRpcClient.ts'
+import { BaseError } from '../src/internal/errors.ts'
+import { silentLogger } from '../src/internal/logger.ts'
+import { createStore, type Store } from '../src/store/createStore.ts'
+import type { DialectName } from '../src/store/dialect.ts'
+import { createTestDatabase, TEST_PG_URL } from '../test/support/createTestStore.ts'
+
+const CHAIN_ID = 1
+/** The RPC client's own default, which the indexer's client uses too. */
+const RPC_CONCURRENCY = 8
+/**
+ * Anvil traces one block at a time (callTracer at several ms per transaction), so a JSON-RPC
+ * batch of traces queued behind the other in-flight batches outlasts the client's default
+ * 15 s timeout; a long one keeps this a measure of throughput rather than of retries.
+ */
+const RPC_TIMEOUT_MS = 600_000
+
+type Row = {
+  name: string
+  seconds: number
+  blocks: number
+  transactions: number
+  transfers: number | undefined
+}
+
+type Stages = {
+  fetch: number
+  fetchWait: number
+  deriveHistory: number
+  readBatchState: number
+  deriveState: number
+  applyBatch: number
+  total: number
+}
+
+function envInt(name: string, fallback: number | undefined): number | undefined {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new BaseError(`${name} must be a positive integer, not "${raw}".`)
+  }
+  return value
+}
+
+function rpcFor(chain: ChainConfig): RpcClient {
+  return createRpcClient({
+    urls: chain.rpc,
+    batchSize: chain.rpcBatchSize,
+    concurrency: RPC_CONCURRENCY,
+    timeoutMs: RPC_TIMEOUT_MS,
+  })
+}
+
+/** Consecutive windows of `size` blocks covering `from..to`. */
+function windows({ from, to, size }: { from: number; to: number; size: number }) {
+  const out: { from: number; to: number }[] = []
+  for (let n = from; n <= to; n += size) out.push({ from: n, to: Math.min(n + size - 1, to) })
+  return out
+}
+
+const seconds = (startedMs: number) => (performance.now() - startedMs) / 1000
+
+/**
+ * The ceiling: every block, its receipts and its traces fetched in the indexer's windows with
+ * `fetchConcurrency` windows in flight, answers dropped after counting transactions.
+ */
+async function fetchRaw({
+  chain,
+  caps,
+  toBlock,
+}: {
+  chain: ChainConfig
+  caps: FetchCapabilities
+  toBlock: number
+}): Promise<{ seconds: number; transactions: number }> {
+  const rpc = rpcFor(chain)
+  const queue = windows({ from: chain.startBlock, to: toBlock, size: chain.batchSize })
+  let transactions = 0
+  const started = performance.now()
+  const worker = async () => {
+    for (let w = queue.shift(); w; w = queue.shift()) {
+      const calls: RpcCall[] = []
+      for (let n = w.from; n <= w.to; n++) {
+        const tag = `0x${n.toString(16)}`
+        calls.push({ method: 'eth_getBlockByNumber', params: [tag, true] })
+        if (caps.receipts === 'block') calls.push({ method: 'eth_getBlockReceipts', params: [tag] })
+        if (caps.traces === 'debug') {
+          calls.push({
+            method: 'debug_traceBlockByNumber',
+            params: [tag, { tracer: 'callTracer' }],
+          })
+        } else if (caps.traces === 'parity') {
+          calls.push({ method: 'trace_block', params: [tag] })
+        }
+      }
+      const results = await rpc.batch<{ transactions?: unknown[] }>(calls)
+      for (const [i, r] of results.entries()) {
+        if (!r.ok) throw new BaseError(`The node failed ${calls[i]?.method}.`, { cause: r.error })
+        if (calls[i]?.method === 'eth_getBlockByNumber') {
+          transactions += r.result.transactions?.length ?? 0
+        }
+      }
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: chain.fetchConcurrency }, worker))
+  } finally {
+    rpc.close()
+  }
+  return { seconds: seconds(started), transactions }
+}
+
+async function openStore(dialect: DialectName) {
+  const { url, drop } = await createTestDatabase(dialect)
+  const store = createStore({ url })
+  try {
+    await store.migrate()
+  } catch (error) {
+    await store.close().catch(() => {})
+    await drop().catch(() => {})
+    throw error
+  }
+  return {
+    store,
+    async close() {
+      await store.close()
+      await drop()
+    },
+  }
+}
+
+async function countRows(store: Store, table: 'transfers' | 'transactions'): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(
+    table,
+  )}`.execute(store.db)
+  return Number(rows[0]?.n ?? 0)
+}
+
+/** The real indexer, from block 0 until its checkpoint reaches `toBlock`. */
+async function runIndexer({
+  chain,
+  store,
+  toBlock,
+}: {
+  chain: ChainConfig
+  store: Store
+  toBlock: number
+}): Promise<number> {
+  const rpc = rpcFor(chain)
+  const indexer = createChainIndexer({ chain, store, logger: silentLogger(), rpc })
+  const controller = new AbortController()
+  let failure: unknown
+  const started = performance.now()
+  const done = indexer.run(controller.signal).catch((error: unknown) => {
+    failure = error
+  })
+  try {
+    for (;;) {
+      if (failure) throw failure
+      const cp = await store.getCheckpoint(chain.chainId)
+      if (cp && cp.blockNumber >= toBlock) return seconds(started)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  } finally {
+    controller.abort()
+    await done
+    rpc.close()
+  }
+}
+
+/**
+ * The indexer's backfill loop rebuilt from the same functions `processBatch` calls, each
+ * timed: windows are fetched ahead exactly as the indexer does, so `fetchWait` is the time the
+ * loop waited for a window and `fetch` the windows' own (overlapping) durations.
+ */
+async function runStaged({
+  chain,
+  store,
+  caps,
+  toBlock,
+}: {
+  chain: ChainConfig
+  store: Store
+  caps: FetchCapabilities
+  toBlock: number
+}): Promise<Stages> {
+  const rpc = rpcFor(chain)
+  const stages: Stages = {
+    fetch: 0,
+    fetchWait: 0,
+    deriveHistory: 0,
+    readBatchState: 0,
+    deriveState: 0,
+    applyBatch: 0,
+    total: 0,
+  }
+  const pending = windows({ from: chain.startBlock, to: toBlock, size: chain.batchSize })
+  const fetchWindow = (w: { from: number; to: number }): Promise<ChainBlock[]> => {
+    const t = performance.now()
+    return fetchBlocks({ rpc, from: BigInt(w.from), to: BigInt(w.to), caps }).then((blocks) => {
+      stages.fetch += seconds(t)
+      return blocks
+    })
+  }
+  const inflight: Promise<ChainBlock[]>[] = []
+  const started = performance.now()
+  try {
+    for (;;) {
+      while (inflight.length < chain.fetchConcurrency && pending.length > 0) {
+        const p = fetchWindow(pending.shift()!)
+        p.catch(() => {}) // awaited below in order
+        inflight.push(p)
+      }
+      const next = inflight.shift()
+      if (!next) break
+      let t = performance.now()
+      const blocks = await next
+      stages.fetchWait += seconds(t)
+      const first = blocks[0]!
+      const last = blocks[blocks.length - 1]!
+      t = performance.now()
+      const { rows, touched } = deriveHistory({ chainId: chain.chainId, blocks })
+      stages.deriveHistory += seconds(t)
+      t = performance.now()
+      const { loaded, reads } = await readBatchState({
+        rpc,
+        store,
+        chainId: chain.chainId,
+        fromBlock: first.number,
+        toBlock: last.number,
+        touched,
+      })
+      stages.readBatchState += seconds(t)
+      t = performance.now()
+      const state = deriveState({
+        chainId: chain.chainId,
+        fromBlock: Number(first.number),
+        toBlock: Number(last.number),
+        touched,
+        loaded,
+        reads,
+      })
+      stages.deriveState += seconds(t)
+      t = performance.now()
+      await store.applyBatch({
+        chainId: chain.chainId,
+        fromBlock: Number(first.number),
+        toBlock: Number(last.number),
+        toHash: last.hash,
+        keepUndo: Number(last.number) > toBlock - chain.finalityDepth,
+        ...rows,
+        state,
+      })
+      stages.applyBatch += seconds(t)
+    }
+    stages.total = seconds(started)
+    return stages
+  } finally {
+    rpc.close()
+  }
+}
+
+function printTable({ rows, raw }: { rows: Row[]; raw: Row }) {
+  const fmt = (n: number, digits = 0) =>
+    n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+  const header = ['', 'seconds', 'blocks/s', 'txs/s', 'transfers/s', 'ratio']
+  const lines = rows.map((r) => [
+    r.name,
+    fmt(r.seconds, 2),
+    fmt(r.blocks / r.seconds, 1),
+    fmt(r.transactions / r.seconds),
+    r.transfers === undefined ? '-' : fmt(r.transfers / r.seconds),
+    fmt(r.blocks / r.seconds / (raw.blocks / raw.seconds), 2),
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  console.log(line(header))
+  for (const l of lines) console.log(line(l))
+}
+
+function printStages(all: { name: string; stages: Stages }[]) {
+  const keys = [
+    'fetch',
+    'fetchWait',
+    'deriveHistory',
+    'readBatchState',
+    'deriveState',
+    'applyBatch',
+    'total',
+  ] as const
+  const widths = [Math.max(...all.map((a) => a.name.length)), ...keys.map((k) => k.length + 1)]
+  console.log(
+    ['', ...keys]
+      .map((k, i) => (i === 0 ? k.padEnd(widths[0]!) : k.padStart(widths[i]!)))
+      .join(' '),
+  )
+  for (const { name, stages } of all) {
+    const cells = keys.map((k, i) => `${stages[k].toFixed(2)}`.padStart(widths[i + 1]!))
+    console.log([name.padEnd(widths[0]!), ...cells].join(' '))
+  }
+}
+
+async function main(): Promise<void> {
+  const transfers = envInt('BENCH_TRANSFERS', 2_000)!
+  const txsPerBlock = envInt('BENCH_TXS_PER_BLOCK', undefined)
+  const staged = process.env.BENCH_STAGED !== '0'
+  const cpu = cpus()
+  console.log(
+    `Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown cpu'}, ${platform()} ${release()}, node ${process.version}`,
+  )
+
+  try {
+    const anvil: Anvil = await startAnvil({ chainId: CHAIN_ID })
+    cleanups.push(() => anvil.stop())
+
+    console.log(
+      `Building world: 200 wallets, ${transfers} transfers, ${txsPerBlock ?? 'default'} txs/block …`,
+    )
+    const world = await buildWorld({
+      rpcUrl: anvil.rpcUrl,
+      chainId: CHAIN_ID,
+      wallets: 200,
+      transfers,
+      ...(txsPerBlock === undefined ? {} : { txsPerBlock }),
+    })
+    const toBlock = Number(world.endBlock)
+    const chain: ChainConfig = {
+      chainId: CHAIN_ID,
+      name: 'bench',
+      rpc: [anvil.rpcUrl],
+      ...CHAIN_DEFAULTS,
+      startBlock: 0,
+      batchSize: envInt('BENCH_BATCH_SIZE', CHAIN_DEFAULTS.batchSize)!,
+      fetchConcurrency: envInt('BENCH_FETCH_CONCURRENCY', CHAIN_DEFAULTS.fetchConcurrency)!,
+      rpcBatchSize: envInt('BENCH_RPC_BATCH_SIZE', CHAIN_DEFAULTS.rpcBatchSize)!,
+      expectedChainId: CHAIN_ID,
+    }
+    const blocks = toBlock - chain.startBlock + 1
+    console.log(
+      `World: blocks ${chain.startBlock}..${toBlock} (${blocks}), ${world.stats.transactions} transactions sent, built in ${(world.stats.ms / 1000).toFixed(1)} s`,
+    )
+    console.log(
+      `Parameters: batchSize ${chain.batchSize}, fetchConcurrency ${chain.fetchConcurrency}, rpcBatchSize ${chain.rpcBatchSize}, rpc concurrency ${RPC_CONCURRENCY}, rpc timeout ${RPC_TIMEOUT_MS / 1000} s`,
+    )
+
+    const probe = rpcFor(chain)
+    const caps = await detectCapabilities({
+      rpc: probe,
+      blockNumber: BigInt(toBlock),
+      traces: chain.traces,
+    }).finally(() => probe.close())
+    console.log(`Node capabilities: receipts ${caps.receipts}, traces ${caps.traces}`)
+
+    const rawRuns = [
+      await fetchRaw({ chain, caps, toBlock }),
+      await fetchRaw({ chain, caps, toBlock }),
+    ]
+    const rawBest = rawRuns.reduce((a, b) => (b.seconds < a.seconds ? b : a))
+    console.log(
+      `Raw fetch: ${rawRuns.map((r) => `${r.seconds.toFixed(2)} s`).join(', ')} (kept the faster)`,
+    )
+    const transactions = rawBest.transactions
+
+    const rows: Row[] = []
+    const stageRows: { name: string; stages: Stages }[] = []
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      let opened: Awaited<ReturnType<typeof openStore>>
+      try {
+        opened = await openStore(dialect)
+      } catch (error) {
+        if (dialect !== 'postgres') throw error
+        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+        console.log(`PostgreSQL skipped: ${new URL(TEST_PG_URL).host} unreachable (${reason})`)
+        continue
+      }
+      const close = opened.close
+      cleanups.push(close)
+      const secs = await runIndexer({ chain, store: opened.store, toBlock })
+      const indexedTransfers = await countRows(opened.store, 'transfers')
+      const indexedTxs = await countRows(opened.store, 'transactions')
+      if (indexedTxs !== transactions) {
+        console.log(`Note: ${dialect} has ${indexedTxs} transactions, the node ${transactions}`)
+      }
+      rows.push({
+        name: `index ${dialect}`,
+        seconds: secs,
+        blocks,
+        transactions: indexedTxs,
+        transfers: indexedTransfers,
+      })
+      console.log(`Indexed into ${dialect}: ${secs.toFixed(2)} s, ${indexedTransfers} transfers`)
+      cleanups.splice(cleanups.indexOf(close), 1)
+      await close()
+
+      if (staged) {
+        const fresh = await openStore(dialect)
+        cleanups.push(fresh.close)
+        const stages = await runStaged({ chain, store: fresh.store, caps, toBlock })
+        stageRows.push({ name: `staged ${dialect}`, stages })
+        console.log(`Staged run on ${dialect}: ${stages.total.toFixed(2)} s`)
+        cleanups.splice(cleanups.indexOf(fresh.close), 1)
+        await fresh.close()
+      }
+    }
+
+    const raw: Row = {
+      name: 'raw fetch',
+      seconds: rawBest.seconds,
+      blocks,
+      transactions,
+      // The ceiling for transfers: what the stores derived from these blocks, at fetch speed.
+      transfers: rows[0]?.transfers,
+    }
+    console.log('')
+    printTable({ rows: [raw, ...rows], raw })
+    if (stageRows.length > 0) {
+      console.log('')
+      console.log('Staged (seconds; fetch overlaps the rest, fetchWait is what the loop waited):')
+      printStages(stageRows)
+    }
+    console.log('')
+    console.log(`Peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`)
+  } finally {
+    await cleanUp()
+  }
+}
+
+/** Undone in reverse on the way out, also on Ctrl-C: anvil, databases, temp files. */
+const cleanups: (() => Promise<void>)[] = []
+async function cleanUp(): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    await cleanup().catch((error: unknown) => console.error('Cleanup failed:', error))
+  }
+}
+
+process.once('SIGINT', () => {
+  console.error('Interrupted; cleaning up')
+  void cleanUp().finally(() => process.exit(130))
+})
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    const message =
+      error instanceof BaseError
+        ? `${error.shortMessage}${error.details ? `\n${error.details}` : ''}`
+        : error instanceof Error
+          ? error.message
+          : String(error)
+    console.error(`bench:ingest failed: ${message}`)
+    process.exit(1)
+  },
+)

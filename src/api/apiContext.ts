@@ -1,0 +1,43 @@
+import type { Accounts, ResolvedKey } from '../accounts/createAccounts.ts'
+import type { CatalogueChain } from '../chains/catalogue.ts'
+import type { ChainConfig } from '../config/types.ts'
+import type { Logger } from '../internal/logger.ts'
+import type { Store } from '../store/createStore.ts'
+import type { Cursors } from './createCursors.ts'
+import type { Meter } from './metering/createMeter.ts'
+import type { RateLimiter } from './metering/createRateLimiter.ts'
+
+/** Head of a chain as its indexer last saw it. */
+export type NodeHead = { chainId: number; nodeHead: number | undefined }
+
+/** Everything routes need; built once by `createApiServer`'s caller. */
+export type ApiContext = {
+  store: Store
+  accounts: Accounts
+  meter: Meter
+  rateLimiter: RateLimiter
+  cursors: Cursors
+  catalogue: readonly CatalogueChain[]
+  /** Chains this instance indexes. */
+  chains: readonly ChainConfig[]
+  logger: Logger
+  /** Node heads known to this process (indexer role); empty in an API-only process. */
+  nodeHeads: () => NodeHead[]
+  /** Extra header names accepted for the API key (config `auth.headerAliases`). */
+  keyHeaders: readonly string[]
+  /** Plain HTTP is refused unless bound to loopback or behind a trusted https proxy. */
+  https: { tls: boolean; loopback: boolean; trustProxy: boolean }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's key, once `auth` has run (undefined on public routes without a key). */
+    apiKey: ResolvedKey | undefined
+    /** Compute units this request costs; charged when the response is 2xx. */
+    cuCost: number
+  }
+  interface FastifyContextConfig {
+    /** No key needed (health, docs, supported chains). */
+    public?: boolean
+  }
+}

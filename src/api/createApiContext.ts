@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import { createAccounts } from '../accounts/createAccounts.ts'
+import type { CatalogueChain } from '../chains/catalogue.ts'
+import type { ChainConfig } from '../config/types.ts'
+import type { Logger } from '../internal/logger.ts'
+import type { Store } from '../store/createStore.ts'
+import type { ApiContext, NodeHead } from './apiContext.ts'
+import { createCursors } from './createCursors.ts'
+import { createMeter } from './metering/createMeter.ts'
+import { createRateLimiter } from './metering/createRateLimiter.ts'
+
+/** Builds the API's dependencies from the store and config; `close()` flushes metering. */
+export function createApiContext({
+  store,
+  catalogue,
+  chains,
+  logger,
+  cursorSecret = randomBytes(32),
+  redis,
+  nodeHeads = () => [],
+  keyHeaders = [],
+  https = { tls: false, loopback: true, trustProxy: false },
+}: {
+  store: Store
+  catalogue: readonly CatalogueChain[]
+  chains: readonly ChainConfig[]
+  logger: Logger
+  /** Replicas must share it so that one's cursors work on another. */
+  cursorSecret?: string | Buffer
+  redis?: Redis
+  nodeHeads?: () => NodeHead[]
+  keyHeaders?: readonly string[]
+  https?: ApiContext['https']
+}): ApiContext & { close(): Promise<void> } {
+  const meter = createMeter({ store })
+  const rateLimiter = createRateLimiter(redis ? { redis } : {})
+  return {
+    store,
+    accounts: createAccounts({ store }),
+    meter,
+    rateLimiter,
+    cursors: createCursors({ secret: cursorSecret }),
+    catalogue,
+    chains,
+    logger,
+    nodeHeads,
+    keyHeaders,
+    https,
+    async close() {
+      await meter.close()
+      await rateLimiter.close()
+    },
+  }
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestApi, type TestApi } from '../../test/support/createTestApi.ts'
+import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
+import { testChainConfig } from '../../test/support/testChain.ts'
+
+for (const dialect of DIALECTS) {
+  describe(`API server (${dialect})`, () => {
+    let t: TestStore
+    let api: TestApi
+    beforeAll(async () => {
+      t = await createTestStore(dialect)
+      api = await createTestApi({
+        store: t.store,
+        chains: [
+          testChainConfig({ chainId: 1, rpc: ['http://127.0.0.1:1'] }),
+          testChainConfig({ chainId: 8453, rpc: ['http://127.0.0.1:1'] }),
+        ],
+        overrides: { keyHeaders: ['X-Sim-Api-Key'] },
+      })
+    })
+    afterAll(async () => {
+      await api?.close()
+      await t?.drop()
+    })
+
+    test('default: health answers with a request id', async () => {
+      const r = await api.get('/health', { key: null })
+      expect(r.status).toBe(200)
+      expect(r.body).toEqual({ status: 'ok' })
+      expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+      const echoed = await api.get('/health', { headers: { 'X-Request-Id': 'abc-123' } })
+      expect(echoed.headers.get('x-request-id')).toBe('abc-123')
+    })
+
+    test('default: supported chains are public and cost nothing', async () => {
+      const r = await api.get('/v1/evm/supported-chains', { key: null })
+      expect(r.status).toBe(200)
+      expect(r.headers.get('x-compute-units-cost')).toBe('0')
+      expect(r.body.chains.map((c: { chain_id: number }) => c.chain_id)).toEqual([1, 8453])
+      expect(r.body.chains[0]).toMatchObject({
+        name: 'ethereum',
+        tags: ['default', 'mainnet'],
+        balances: { supported: true },
+        defi_positions: { supported: true },
+      })
+    })
+
+    test('default: status per chain', async () => {
+      const r = await api.get('/v1/status')
+      expect(r.status).toBe(200)
+      expect(r.body.chains[0]).toEqual({
+        chain_id: 1,
+        name: 'chain_1',
+        indexed_block: null,
+        node_head: null,
+        lag_blocks: null,
+        finalized_block: null,
+      })
+    })
+
+    test('error: missing and unknown keys are 401', async () => {
+      const missing = await api.get('/v1/status', {
+        key: null,
+      })
+      expect([missing.status, missing.body]).toEqual([401, { error: 'missing API key' }])
+      const wrong = await api.get('/v1/status', {
+        key: 'scry_nope',
+      })
+      expect([wrong.status, wrong.body]).toEqual([401, { error: 'invalid API key' }])
+    })
+
+    test('behavior: a configured header alias carries the key', async () => {
+      const r = await api.get('/metrics', { key: null, headers: { 'X-Sim-Api-Key': api.key } })
+      expect(r.status).toBe(200)
+      expect(r.body).toMatch(/scry_http_requests_total/)
+    })
+
+    test('error: unknown path is 404, wrong method 405', async () => {
+      const r = await api.get('/v1/nope', { key: null })
+      expect([r.status, r.body]).toEqual([
+        404,
+        { error: { message: 'No such path: /v1/nope.', code: 'NOT_FOUND' } },
+      ])
+      const res = await fetch(`${api.url}/v1/status`, { method: 'DELETE' })
+      expect(res.status).toBe(405)
+      expect(await res.json()).toEqual({
+        error: {
+          message: 'Method DELETE is not allowed on /v1/status.',
+          code: 'METHOD_NOT_ALLOWED',
+        },
+      })
+    })
+
+    test('error: revoked key is 401; rate limit is 429 with Retry-After', async () => {
+      const { key, info } = await api.ctx.accounts.createKey({ name: 'limited', rps: 2 })
+      const statuses = []
+      for (let i = 0; i < 5; i++) statuses.push(await api.get('/v1/status', { key }))
+      const limited = statuses.find((r) => r.status === 429)
+      expect(limited?.body).toEqual({
+        error: expect.stringMatching(/^Too many requests\. This key allows 2 per second/),
+      })
+      expect(limited?.headers.get('retry-after')).toBe('1')
+      expect(limited?.headers.get('x-ratelimit-limit')).toBe('2')
+      expect(statuses[0]?.headers.get('x-ratelimit-remaining')).toBe('1')
+      await api.ctx.accounts.revokeKey(info.id)
+      expect((await api.get('/v1/status', { key })).status).toBe(401)
+    })
+  })
+}
+
+describe('API server HTTPS rule', () => {
+  test('error: plain HTTP off loopback is refused unless a trusted proxy reports https', async () => {
+    const t = await createTestStore('sqlite')
+    const api = await createTestApi({
+      store: t.store,
+      chains: [],
+      overrides: { https: { tls: false, loopback: false, trustProxy: true } },
+    })
+    try {
+      const r = await api.get('/health')
+      expect([r.status, r.body]).toEqual([
+        400,
+        { error: { message: 'This service only accepts HTTPS requests.', code: 'HTTPS_REQUIRED' } },
+      ])
+      expect((await api.get('/health', { headers: { 'X-Forwarded-Proto': 'https' } })).status).toBe(
+        200,
+      )
+    } finally {
+      await api.close()
+      await t.drop()
+    }
+  })
+})

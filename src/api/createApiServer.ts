@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import { StoreUnavailableError } from '../store/parseDbError.ts'
+import { ApiError, errorBody } from './ApiError.ts'
+import type { ApiContext } from './apiContext.ts'
+import { createApiMetrics } from './createApiMetrics.ts'
+import { registerAuth } from './registerAuth.ts'
+
+export type ApiServer = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  import('fastify').FastifyBaseLogger,
+  TypeBoxTypeProvider
+>
+
+export type RouteModule = (app: ApiServer, ctx: ApiContext) => void | Promise<void>
+
+const BODY_LIMIT = 256 * 1024
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * The HTTP server: Fastify with TypeBox schemas on every route, one error handler mapping
+ * every failure to the documented status and body (never a stack trace), X-Request-Id on
+ * every response, API keys and metering, Prometheus metrics, `/openapi.json` and `/docs`.
+ */
+export async function createApiServer({
+  ctx,
+  routes,
+  https,
+}: {
+  ctx: ApiContext
+  routes: readonly RouteModule[]
+  https?: { key: Buffer; cert: Buffer }
+}): Promise<ApiServer> {
+  const app = Fastify({
+    ...(https ? { https } : {}),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: ctx.https.trustProxy,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+    logger: false,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer
+
+  app.decorateRequest('apiKey', undefined)
+  app.decorateRequest('cuCost', 0)
+
+  // Path patterns by method, to tell 405 from 404.
+  const routeMethods: { pattern: RegExp; methods: Set<string> }[] = []
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) return
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`)
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    const entry = routeMethods.find((r) => r.pattern.source === pattern.source)
+    if (entry) for (const m of methods) entry.methods.add(m)
+    else routeMethods.push({ pattern, methods: new Set(methods) })
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Scry API',
+        version: '1',
+        description:
+          'Self-hosted onchain data: balances, activity, transactions, collectibles, token info and holders.',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Scry-Api-Key' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+
+  const metrics = createApiMetrics({ ctx })
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id)
+    if (!ctx.https.tls && !ctx.https.loopback) {
+      const proto = ctx.https.trustProxy ? request.headers['x-forwarded-proto'] : undefined
+      if (proto !== 'https') {
+        throw new ApiError('HTTPS_REQUIRED', 'This service only accepts HTTPS requests.')
+      }
+    }
+  })
+  registerAuth({ app, ctx })
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched'
+    metrics.observe({
+      route,
+      method: request.method,
+      status: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    })
+    ctx.logger.info(
+      {
+        request_id: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        cu: reply.statusCode < 300 ? request.cuCost : 0,
+      },
+      'Request',
+    )
+  })
+
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const apiError = toApiError(error)
+    if (apiError.apiCode === 'INTERNAL_SERVER_ERROR') {
+      ctx.logger.error({ request_id: request.id, err: error }, 'Request failed')
+    }
+    const svm = request.url.startsWith('/beta/svm/')
+    reply.status(apiError.status).headers(apiError.headers).send(errorBody(apiError, { svm }))
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    const match = routeMethods.find((r) => r.pattern.test(path))
+    const error = match
+      ? new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${path}.`, {
+          headers: { Allow: [...match.methods].join(', ') },
+        })
+      : new ApiError('NOT_FOUND', `No such path: ${path.slice(0, 200)}.`)
+    reply.status(error.status).headers(error.headers).send(errorBody(error))
+  })
+
+  app.get(
+    '/metrics',
+    { config: { public: true }, schema: { hide: true } },
+    async (_request, reply) => {
+      reply.header('content-type', metrics.contentType)
+      return metrics.render()
+    },
+  )
+
+  for (const route of routes) await route(app, ctx)
+  return app
+}
+
+function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof ApiError) return error
+  if (error instanceof StoreUnavailableError) {
+    return new ApiError(
+      'UNAVAILABLE',
+      'The service is temporarily unavailable; try again shortly.',
+      {
+        headers: { 'Retry-After': '5' },
+      },
+    )
+  }
+  const fe = error as FastifyError
+  if (fe.validation) {
+    const where = fe.validationContext ?? 'request'
+    const first = fe.validation[0]
+    const field = first?.instancePath
+      ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+      : (first?.params as { missingProperty?: string })?.missingProperty
+    return new ApiError(
+      'BAD_REQUEST',
+      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${first?.message ?? 'invalid value'}.`,
+    )
+  }
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${BODY_LIMIT} bytes.`)
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // Fastify's own client errors (bad JSON, bad content type, …): their messages are safe.
+    return new ApiError('BAD_REQUEST', fe.message.slice(0, 300))
+  }
+  return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error.', { cause: error })
+}

@@ -1,0 +1,113 @@
+import { Type } from 'typebox'
+import type { ChainEndpoint } from '../chains/catalogue.ts'
+import { expandChainIds, InvalidChainIdsError } from '../chains/expandChainIds.ts'
+import { ApiError } from './ApiError.ts'
+import type { ApiContext } from './apiContext.ts'
+
+/** Shared request schemas and parsers (spec/decisions.md "Common rules"). */
+
+export const ADDRESS_PATTERN = '^0x[a-fA-F0-9]{40}$'
+
+export const AddressParam = Type.String({
+  pattern: ADDRESS_PATTERN,
+  description: 'EVM address, 0x followed by 40 hex digits (any case)',
+})
+
+export const ChainIdsQuery = Type.Optional(
+  Type.String({
+    maxLength: 2000,
+    description: 'Comma-separated chain ids and tags (default, mainnet, testnet, devnet, omni)',
+  }),
+)
+
+export const LimitQuery = Type.Optional(
+  Type.Integer({ minimum: 1, description: 'Page size; above the maximum it is reduced to it' }),
+)
+
+export const OffsetQuery = Type.Optional(
+  Type.String({ maxLength: 4096, description: 'The previous response’s next_offset' }),
+)
+
+/** A boolean query flag: `true`, `false`, or present without a value (= true). */
+export const FlagQuery = Type.Optional(
+  Type.String({ description: 'true, false, or the bare flag (= true)', maxLength: 5 }),
+)
+
+export const WarningSchema = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  chain_ids: Type.Optional(Type.Array(Type.Integer())),
+})
+export type Warning = { code: string; message: string; chain_ids?: number[] }
+
+export function parseFlag(value: string | undefined, name: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback
+  if (value === '' || value === 'true') return true
+  if (value === 'false') return false
+  throw new ApiError('BAD_REQUEST', `Invalid ${name}: expected true or false.`)
+}
+
+export function clampLimit(
+  limit: number | undefined,
+  { fallback, max }: { fallback: number; max: number },
+): number {
+  return Math.min(limit ?? fallback, max)
+}
+
+/** Lowercases a validated address. */
+export function lower(address: string): `0x${string}` {
+  return address.toLowerCase() as `0x${string}`
+}
+
+/**
+ * Expands `chain_ids` for an endpoint; unsupported numeric ids become the
+ * `UNSUPPORTED_CHAIN_IDS` warning, names and unknown words a 400.
+ */
+export function parseChainIds({
+  ctx,
+  input,
+  endpoint,
+}: {
+  ctx: ApiContext
+  input: string | undefined
+  endpoint: ChainEndpoint
+}): { chainIds: number[]; warnings: Warning[] } {
+  try {
+    const { chainIds, unsupported } = expandChainIds({
+      input,
+      catalogue: ctx.catalogue,
+      enabled: new Set(ctx.chains.map((c) => c.chainId)),
+      endpoint,
+    })
+    const warnings: Warning[] =
+      unsupported.length > 0
+        ? [
+            {
+              code: 'UNSUPPORTED_CHAIN_IDS',
+              message: `These chain ids are not supported here for this endpoint: ${unsupported.join(', ')}.`,
+              chain_ids: unsupported,
+            },
+          ]
+        : []
+    return { chainIds, warnings }
+  } catch (error) {
+    if (error instanceof InvalidChainIdsError) throw new ApiError('BAD_REQUEST', error.shortMessage)
+    throw error
+  }
+}
+
+/** Chain API name by id. */
+export function chainName(ctx: ApiContext, chainId: number): string {
+  return ctx.catalogue.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`
+}
+
+/** The `INVALID_OFFSET` warning for a cursor this server did not issue for the query. */
+export const INVALID_OFFSET: Warning = {
+  code: 'INVALID_OFFSET',
+  message: 'The offset was not issued for this query; the first page is returned.',
+}
+
+/** RFC 3339 with a UTC offset, e.g. 2025-02-20T13:52:29+00:00. */
+export function formatTime(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
+}

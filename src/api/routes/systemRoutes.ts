@@ -1,0 +1,112 @@
+import { Type } from 'typebox'
+import { CHAIN_ENDPOINTS } from '../../chains/catalogue.ts'
+import { ApiError } from '../ApiError.ts'
+import type { RouteModule } from '../createApiServer.ts'
+
+/** /health, /ready, /v1/status and /v1/evm/supported-chains. */
+export const systemRoutes: RouteModule = (app, ctx) => {
+  app.get(
+    '/health',
+    {
+      config: { public: true },
+      schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } },
+    },
+    async () => ({ status: 'ok' }),
+  )
+
+  app.get(
+    '/ready',
+    {
+      config: { public: true },
+      schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } },
+    },
+    async () => {
+      await ctx.store.ping().catch((error) => {
+        throw new ApiError('UNAVAILABLE', 'The database is unreachable.', {
+          headers: { 'Retry-After': '5' },
+          cause: error,
+        })
+      })
+      return { status: 'ready' }
+    },
+  )
+
+  const StatusChain = Type.Object({
+    chain_id: Type.Integer(),
+    name: Type.String(),
+    indexed_block: Type.Union([Type.Integer(), Type.Null()]),
+    node_head: Type.Union([Type.Integer(), Type.Null()]),
+    lag_blocks: Type.Union([Type.Integer(), Type.Null()]),
+    finalized_block: Type.Union([Type.Integer(), Type.Null()]),
+  })
+  app.get(
+    '/v1/status',
+    {
+      schema: {
+        summary: 'Indexing status per chain',
+        response: { 200: Type.Object({ chains: Type.Array(StatusChain) }) },
+      },
+    },
+    async () => {
+      const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
+      const chains = await Promise.all(
+        ctx.chains.map(async (chain) => {
+          const checkpoint = await ctx.store.getCheckpoint(chain.chainId)
+          const head = heads.get(chain.chainId)
+          const indexed = checkpoint?.blockNumber ?? null
+          return {
+            chain_id: chain.chainId,
+            name: chain.name,
+            indexed_block: indexed,
+            node_head: head ?? null,
+            lag_blocks: head !== undefined && indexed !== null ? Math.max(0, head - indexed) : null,
+            finalized_block:
+              indexed === null
+                ? null
+                : Math.max(0, Math.min(indexed, (head ?? indexed) - chain.finalityDepth)),
+          }
+        }),
+      )
+      return { chains }
+    },
+  )
+
+  const Supported = Type.Object({ supported: Type.Boolean() })
+  const endpointFields = Object.fromEntries(CHAIN_ENDPOINTS.map((e) => [e, Supported]))
+  app.get(
+    '/v1/evm/supported-chains',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Chains this instance serves, with endpoint support',
+        response: {
+          200: Type.Object({
+            chains: Type.Array(
+              Type.Object({
+                name: Type.String(),
+                chain_id: Type.Integer(),
+                tags: Type.Array(Type.String()),
+                ...endpointFields,
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('X-Compute-Units-Cost', '0')
+      void request
+      const enabled = new Set(ctx.chains.map((c) => c.chainId))
+      return {
+        chains: ctx.catalogue
+          .filter((c) => enabled.has(c.chainId))
+          .map((c) => ({
+            name: c.name,
+            chain_id: c.chainId,
+            tags: [...c.tags],
+            ...Object.fromEntries(CHAIN_ENDPOINTS.map((e) => [e, { supported: c.endpoints[e] }])),
+          })),
+      }
+    },
+  )
+}
