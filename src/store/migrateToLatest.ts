@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { DialectCaps } from './dialect.ts'
 import * as m0001 from './migrations/0001_initial.ts'
 import * as m0002 from './migrations/0002_api.ts'
+import * as m0003 from './migrations/0003_metadata.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -11,6 +12,7 @@ type MigrationModule = { up: (db: Kysely<unknown>, caps: DialectCaps) => Promise
 const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_initial': m0001,
   '0002_api': m0002,
+  '0003_metadata': m0003,
 }
 
 export async function migrateToLatest({

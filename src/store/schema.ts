@@ -24,6 +24,30 @@ export type Database = {
   accounts: AccountTable
   api_keys: ApiKeyTable
   usage: UsageTable
+  abis: AbiTable
+  nft_metadata: NftMetadataTable
+}
+
+export type AbiTable = {
+  name: string
+  abi: string
+  created_at: number
+}
+
+export type NftMetadataTable = {
+  chain_id: number
+  contract: string
+  token_id: string
+  uri: string | null
+  name: string | null
+  description: string | null
+  image_url: string | null
+  attributes: string | null
+  status: 'pending' | 'ok' | 'error'
+  error: string | null
+  attempts: number
+  next_attempt_at: number
+  fetched_at: number | null
 }
 
 export type AccountTable = {

@@ -99,7 +99,7 @@ describe('scry CLI', () => {
   test('default: migrate, then status prints indexed block, node head and lag', async () => {
     const database = join(dir, 'd.sqlite')
     expect((await scry(['migrate', '--database', database])).stdout).toBe(
-      'Applied 2 migration(s): 0001_initial, 0002_api\n',
+      'Applied 3 migration(s): 0001_initial, 0002_api, 0003_metadata\n',
     )
     const r = await scry(['status', '--database', database, '--rpc', `8453=${anvil.rpcUrl}`])
     expect(r.code).toBe(0)

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { ApiContext } from '../../src/api/apiContext.ts'
 import { createApiContext } from '../../src/api/createApiContext.ts'
-import { type ApiServer, createApiServer } from '../../src/api/createApiServer.ts'
+import { type ApiServer, createApiServer, type RouteModule } from '../../src/api/createApiServer.ts'
 import { API_ROUTES } from '../../src/api/routes/apiRoutes.ts'
 import { CHAIN_CATALOGUE } from '../../src/chains/catalogue.ts'
 import type { ChainConfig } from '../../src/config/types.ts'
@@ -29,10 +29,13 @@ export async function createTestApi({
   store,
   chains,
   overrides = {},
+  routes = API_ROUTES,
 }: {
   store: Store
   chains: ChainConfig[]
   overrides?: Partial<Parameters<typeof createApiContext>[0]>
+  /** Default: every route of the API. */
+  routes?: readonly RouteModule[]
 }): Promise<TestApi> {
   const ctx = createApiContext({
     store,
@@ -42,7 +45,7 @@ export async function createTestApi({
     cursorSecret: 'test-cursor-secret',
     ...overrides,
   })
-  const app = await createApiServer({ ctx, routes: API_ROUTES })
+  const app = await createApiServer({ ctx, routes })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const { port } = app.server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`
