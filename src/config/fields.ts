@@ -1,4 +1,14 @@
-import { databaseRule, integerRule, oneOfRule, type Rule, rpcRule, textRule } from './rules.ts'
+import {
+  booleanRule,
+  databaseRule,
+  headerListRule,
+  integerRule,
+  oneOfRule,
+  type Rule,
+  rpcRule,
+  textRule,
+  urlRule,
+} from './rules.ts'
 import { type ChainSettings, type ConfigFlags, LOG_LEVELS, type LogLevel } from './types.ts'
 
 export type GlobalSettings = {
@@ -7,6 +17,13 @@ export type GlobalSettings = {
   host: string
   port: number
   logLevel: LogLevel
+  tlsCert: string
+  tlsKey: string
+  trustProxy: boolean
+  headerAliases: string[]
+  redis: string
+  ipfsGateway: string
+  allowPrivateFetch: boolean
 }
 
 type Field<K extends string, T> = {
@@ -66,13 +83,73 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     flagKey: 'logLevel',
     rule: oneOfRule(LOG_LEVELS),
   },
+  {
+    key: 'tlsCert',
+    path: 'server.tlsCert',
+    env: 'SCRY_TLS_CERT',
+    flag: '--tls-cert',
+    flagKey: 'tlsCert',
+    rule: textRule('a PEM certificate file path'),
+  },
+  {
+    key: 'tlsKey',
+    path: 'server.tlsKey',
+    env: 'SCRY_TLS_KEY',
+    flag: '--tls-key',
+    flagKey: 'tlsKey',
+    rule: textRule('a PEM private key file path'),
+  },
+  {
+    key: 'trustProxy',
+    path: 'server.trustProxy',
+    env: 'SCRY_TRUST_PROXY',
+    flag: '--trust-proxy',
+    flagKey: 'trustProxy',
+    rule: booleanRule,
+  },
+  {
+    key: 'headerAliases',
+    path: 'auth.headerAliases',
+    env: 'SCRY_AUTH_HEADER_ALIASES',
+    flag: '--auth-header-alias',
+    flagKey: 'headerAliases',
+    rule: headerListRule,
+  },
+  {
+    key: 'redis',
+    path: 'redis',
+    env: 'SCRY_REDIS',
+    flag: '--redis',
+    flagKey: 'redis',
+    rule: urlRule(['redis:', 'rediss:']),
+  },
+  {
+    key: 'ipfsGateway',
+    path: 'nft.ipfsGateway',
+    env: 'SCRY_IPFS_GATEWAY',
+    flag: '--ipfs-gateway',
+    flagKey: 'ipfsGateway',
+    rule: urlRule(['http:', 'https:']),
+  },
+  {
+    key: 'allowPrivateFetch',
+    path: 'nft.allowPrivateFetch',
+    env: 'SCRY_NFT_ALLOW_PRIVATE_FETCH',
+    flag: '--nft-allow-private-fetch',
+    flagKey: 'allowPrivateFetch',
+    rule: booleanRule,
+  },
 ]
 
-export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database'> = {
+export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tlsKey' | 'redis'> = {
   dataDir: '.scry',
   host: '127.0.0.1',
   port: 8080,
   logLevel: 'info',
+  trustProxy: false,
+  headerAliases: [],
+  ipfsGateway: 'https://ipfs.io/ipfs/',
+  allowPrivateFetch: false,
 }
 
 type ChainField = {

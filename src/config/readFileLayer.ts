@@ -4,8 +4,24 @@ import { CHAIN_FIELDS, GLOBAL_FIELDS } from './fields.ts'
 import { createLayer, type Layer, setChain, setGlobal } from './layer.ts'
 import { showValue } from './rules.ts'
 
-const TOP_KEYS = ['database', 'dataDir', 'server', 'log', 'chains', 'catalogue', '$schema']
-const SECTION_KEYS: Record<string, string[]> = { server: ['host', 'port'], log: ['level'] }
+const TOP_KEYS = [
+  'database',
+  'dataDir',
+  'server',
+  'log',
+  'auth',
+  'redis',
+  'nft',
+  'chains',
+  'catalogue',
+  '$schema',
+]
+const SECTION_KEYS: Record<string, string[]> = {
+  server: ['host', 'port', 'tlsCert', 'tlsKey', 'trustProxy'],
+  log: ['level'],
+  auth: ['headerAliases'],
+  nft: ['ipfsGateway', 'allowPrivateFetch'],
+}
 const CHAIN_KEYS = CHAIN_FIELDS.map((field) => field.key)
 const CATALOGUE_KEYS = ['chainId', 'name', 'tags', 'endpoints']
 const CHAIN_NAME = /^[a-z][a-z0-9_]*$/

@@ -37,15 +37,23 @@ test('default', async () => {
   const config = await resolveConfig({ env: {}, cwd })
   expect(summary(config)).toMatchInlineSnapshot(`
     {
+      "auth": {
+        "headerAliases": [],
+      },
       "chains": [],
       "dataDir": "<cwd>/.scry",
       "database": "<cwd>/.scry/scry.sqlite",
       "log": {
         "level": "info",
       },
+      "nft": {
+        "allowPrivateFetch": false,
+        "ipfsGateway": "https://ipfs.io/ipfs/",
+      },
       "server": {
         "host": "127.0.0.1",
         "port": 8080,
+        "trustProxy": false,
       },
     }
   `)
@@ -74,6 +82,9 @@ test('args: flags, one chain with every option', async () => {
   })
   expect(summary(config)).toMatchInlineSnapshot(`
     {
+      "auth": {
+        "headerAliases": [],
+      },
       "chains": [
         {
           "batchSize": 20,
@@ -96,9 +107,14 @@ test('args: flags, one chain with every option', async () => {
       "log": {
         "level": "debug",
       },
+      "nft": {
+        "allowPrivateFetch": false,
+        "ipfsGateway": "https://ipfs.io/ipfs/",
+      },
       "server": {
         "host": "0.0.0.0",
         "port": 9000,
+        "trustProxy": false,
       },
     }
   `)
@@ -137,6 +153,9 @@ test('args: environment', async () => {
   })
   expect(summary(config)).toMatchInlineSnapshot(`
     {
+      "auth": {
+        "headerAliases": [],
+      },
       "chains": [
         {
           "batchSize": 100,
@@ -160,9 +179,14 @@ test('args: environment', async () => {
       "log": {
         "level": "warn",
       },
+      "nft": {
+        "allowPrivateFetch": false,
+        "ipfsGateway": "https://ipfs.io/ipfs/",
+      },
       "server": {
         "host": "::1",
         "port": 8081,
+        "trustProxy": false,
       },
     }
   `)
@@ -178,15 +202,15 @@ test('behavior: precedence defaults < file < env < flags', async () => {
   const flags = { port: '3000', rpc: ['1=http://flag'] }
 
   const fileOnly = await resolveConfig({ env: {}, cwd })
-  expect(fileOnly.server).toEqual({ host: 'file.local', port: 1000 })
+  expect(fileOnly.server).toMatchObject({ host: 'file.local', port: 1000 })
   expect(fileOnly.chains[0]).toMatchObject({ rpc: ['http://file'], finalityDepth: 10 })
 
   const withEnv = await resolveConfig({ env, cwd })
-  expect(withEnv.server).toEqual({ host: 'file.local', port: 2000 })
+  expect(withEnv.server).toMatchObject({ host: 'file.local', port: 2000 })
   expect(withEnv.chains[0]).toMatchObject({ rpc: ['http://env'], finalityDepth: 20, startBlock: 5 })
 
   const withFlags = await resolveConfig({ env, cwd, flags })
-  expect(withFlags.server).toEqual({ host: 'file.local', port: 3000 })
+  expect(withFlags.server).toMatchObject({ host: 'file.local', port: 3000 })
   expect(withFlags.log.level).toBe('error')
   expect(withFlags.chains[0]).toMatchObject({
     rpc: ['http://flag'],
@@ -218,6 +242,9 @@ export default {
   const config = await resolveConfig({ env: {}, cwd })
   expect(summary(config)).toMatchInlineSnapshot(`
     {
+      "auth": {
+        "headerAliases": [],
+      },
       "chains": [
         {
           "batchSize": 100,
@@ -241,9 +268,14 @@ export default {
       "log": {
         "level": "info",
       },
+      "nft": {
+        "allowPrivateFetch": false,
+        "ipfsGateway": "https://ipfs.io/ipfs/",
+      },
       "server": {
         "host": "127.0.0.1",
         "port": 8080,
+        "trustProxy": false,
       },
     }
   `)
@@ -305,8 +337,8 @@ test('error: every problem of a config file, reported together', async () => {
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - databse: unknown key (expected one of database, dataDir, server, log, chains, catalogue)
-      - server.hots: unknown key (expected one of host, port)
+      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, chains, catalogue)
+      - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
@@ -314,7 +346,7 @@ test('error: every problem of a config file, reported together', async () => {
       - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
-      - chains.8453.traces: expected "auto" or "off", got "on"
+      - chains.8453.traces: expected one of auto, debug, parity, off, got "on"
       - chains.8453.batchSize: expected an integer ≥ 1, got 0
       - chains.base: expected a numeric chain id as key, got "base"
       - chains.999999: chain 999999 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 999999, "name": "my_chain" }
@@ -384,7 +416,7 @@ test('error: flags', async () => {
       - --rpc (chain 1): expected http(s) or ws(s) URLs, got nothing
       - --rpc (chain 1): expected http(s) or ws(s) URLs, got "file…"
       - --start-block (chain 1): expected an integer ≥ 0, got "-5"
-      - --traces (chain 1): expected "auto" or "off", got "full"
+      - --traces (chain 1): expected one of auto, debug, parity, off, got "full"
       - --batch-size: expected <chainId>=<value>, got "one=1"
       - --rpc 2=…: chain 2 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 2, "name": "my_chain" }"
   `)
@@ -477,5 +509,45 @@ test('error: config files that cannot be read', async () => {
       - config file: expected an object, got an array
 
     Details: config file: <cwd>/b.json"
+  `)
+})
+
+test('args: server, auth, redis, NFT and cursor options', async () => {
+  await writeJson('scry.config.json', {
+    server: { tlsCert: 'tls/cert.pem', tlsKey: 'tls/key.pem', trustProxy: true },
+    auth: { headerAliases: ['X-Sim-Api-Key'] },
+    nft: { ipfsGateway: 'http://127.0.0.1:8081/ipfs/' },
+  })
+  const config = await resolveConfig({
+    env: {
+      SCRY_REDIS: 'redis://127.0.0.1:6379',
+      SCRY_CURSOR_SECRET: 's3cret',
+      SCRY_NFT_ALLOW_PRIVATE_FETCH: 'true',
+    },
+    cwd,
+  })
+  expect(summary(config)).toMatchObject({
+    server: { tls: { cert: '<cwd>/tls/cert.pem', key: '<cwd>/tls/key.pem' }, trustProxy: true },
+    auth: { headerAliases: ['X-Sim-Api-Key'] },
+    redis: 'redis://127.0.0.1:6379',
+    nft: { ipfsGateway: 'http://127.0.0.1:8081/ipfs/', allowPrivateFetch: true },
+    cursorSecret: 's3cret',
+  })
+})
+
+test('error: a certificate without a key, a bad redis url, bad header names', async () => {
+  await writeJson('scry.config.json', {
+    server: { tlsCert: 'cert.pem', trustProxy: 'yes' },
+    auth: { headerAliases: ['X Sim'] },
+    redis: 'http://localhost',
+  })
+  expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - server.trustProxy: expected true or false, got "yes"
+      - auth.headerAliases: expected HTTP header names (letters, digits, dashes), got an array
+      - redis: expected a redis or rediss URL, got http://localhost
+      - server.tlsCert / server.tlsKey: give both the certificate and the key, or neither
+
+    Details: config file: <cwd>/scry.config.json"
   `)
 })

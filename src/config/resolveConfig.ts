@@ -74,9 +74,12 @@ export async function resolveConfig({
     chains.push({ chainId, name: known.name, ...settings, expectedChainId: chainId })
   }
 
+  const global: Partial<GlobalSettings> = Object.assign({}, ...layers.map((layer) => layer.global))
+  if ((global.tlsCert === undefined) !== (global.tlsKey === undefined)) {
+    issues.push('server.tlsCert / server.tlsKey: give both the certificate and the key, or neither')
+  }
   if (issues.length > 0) throw new InvalidConfigError({ issues, configFile: pathOf(file) })
 
-  const global: Partial<GlobalSettings> = Object.assign({}, ...layers.map((layer) => layer.global))
   const dataDir = resolve(cwd, global.dataDir ?? GLOBAL_DEFAULTS.dataDir)
   return {
     database: resolveDatabase({ database: global.database, dataDir, cwd }),
@@ -84,7 +87,19 @@ export async function resolveConfig({
     server: {
       host: global.host ?? GLOBAL_DEFAULTS.host,
       port: global.port ?? GLOBAL_DEFAULTS.port,
+      tls:
+        global.tlsCert !== undefined && global.tlsKey !== undefined
+          ? { cert: resolve(cwd, global.tlsCert), key: resolve(cwd, global.tlsKey) }
+          : undefined,
+      trustProxy: global.trustProxy ?? GLOBAL_DEFAULTS.trustProxy,
     },
+    auth: { headerAliases: global.headerAliases ?? GLOBAL_DEFAULTS.headerAliases },
+    redis: global.redis,
+    nft: {
+      ipfsGateway: global.ipfsGateway ?? GLOBAL_DEFAULTS.ipfsGateway,
+      allowPrivateFetch: global.allowPrivateFetch ?? GLOBAL_DEFAULTS.allowPrivateFetch,
+    },
+    cursorSecret: nonEmpty(env.SCRY_CURSOR_SECRET),
     log: { level: global.logLevel ?? GLOBAL_DEFAULTS.logLevel },
     catalogue,
     chains,

@@ -44,6 +44,51 @@ export function textRule(expected: string): Rule<string> {
   return { fromValue: read, fromText: read }
 }
 
+export const booleanRule: Rule<boolean> = {
+  fromValue: (value) => (typeof value === 'boolean' ? { value } : invalid('true or false', value)),
+  fromText: (text) => {
+    const t = text.trim().toLowerCase()
+    if (t === 'true' || t === '1') return { value: true }
+    if (t === 'false' || t === '0') return { value: false }
+    return invalid('true or false', text)
+  },
+}
+
+/** A list of header names: an array in files, comma-separated in env and flags. */
+export const headerListRule: Rule<string[]> = (() => {
+  const NAME = /^[A-Za-z0-9-]{1,64}$/
+  const read = (items: unknown[]): Parsed<string[]> =>
+    items.every((i) => typeof i === 'string' && NAME.test(i))
+      ? { value: items as string[] }
+      : invalid('HTTP header names (letters, digits, dashes)', items)
+  return {
+    fromValue: (value) =>
+      Array.isArray(value) ? read(value) : invalid('an array of header names', value),
+    fromText: (text) =>
+      read(
+        text
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== ''),
+      ),
+  }
+})()
+
+/** A URL with one of the given protocols. */
+export function urlRule(protocols: readonly string[]): Rule<string> {
+  const expected = `a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`
+  const read = (value: unknown): Parsed<string> => {
+    if (typeof value !== 'string') return invalid(expected, value)
+    try {
+      const url = new URL(value.trim())
+      return protocols.includes(url.protocol) ? { value: value.trim() } : invalid(expected, value)
+    } catch {
+      return invalid(expected, value)
+    }
+  }
+  return { fromValue: read, fromText: read }
+}
+
 const RPC_PROTOCOLS = ['http:', 'https:', 'ws:', 'wss:']
 const RPC_EXPECTED = 'http(s) or ws(s) URLs'
 

@@ -24,8 +24,30 @@ export type ScryConfig = {
   database: string
   /** Absolute directory for local state. Default `.scry` under the working directory. */
   dataDir: string
-  /** Default `127.0.0.1:8080`. Env `SCRY_HOST`, `SCRY_PORT`; flags `--host`, `--port`. */
-  server: { host: string; port: number }
+  /**
+   * Default `127.0.0.1:8080`. Env `SCRY_HOST`, `SCRY_PORT`; flags `--host`, `--port`.
+   * `tls`: certificate and key files (`server.tlsCert`/`server.tlsKey`, `SCRY_TLS_CERT`/
+   * `SCRY_TLS_KEY`); without them plain HTTP is served only on a loopback host, or behind a
+   * proxy when `trustProxy` is on and the request came as `X-Forwarded-Proto: https`.
+   */
+  server: {
+    host: string
+    port: number
+    tls: { cert: string; key: string } | undefined
+    trustProxy: boolean
+  }
+  /** `auth.headerAliases`: extra header names accepted for the API key. Default none. */
+  auth: { headerAliases: string[] }
+  /** `redis://…` to share rate-limit counters between API replicas. Env `SCRY_REDIS`. */
+  redis: string | undefined
+  /** NFT metadata fetching: IPFS gateway, and whether private addresses may be fetched. */
+  nft: { ipfsGateway: string; allowPrivateFetch: boolean }
+  /**
+   * Secret that authenticates pagination cursors; replicas must share it. Env
+   * `SCRY_CURSOR_SECRET` only (secrets are never read from the config file); default: a
+   * random secret kept in `<dataDir>/cursor-secret`.
+   */
+  cursorSecret: string | undefined
   /** Default `info`. Env `SCRY_LOG_LEVEL`, flag `--log-level`. */
   log: { level: LogLevel }
   /** Built-in chain catalogue with the config file's `catalogue` entries applied. */
@@ -103,6 +125,13 @@ export type ConfigFlags = {
   host?: string | undefined
   port?: string | undefined
   logLevel?: string | undefined
+  tlsCert?: string | undefined
+  tlsKey?: string | undefined
+  trustProxy?: string | undefined
+  headerAliases?: string | undefined
+  redis?: string | undefined
+  ipfsGateway?: string | undefined
+  allowPrivateFetch?: string | undefined
   rpc?: string[] | undefined
   startBlock?: string[] | undefined
   finalityDepth?: string[] | undefined
