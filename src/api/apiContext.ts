@@ -1,5 +1,6 @@
 import type { Accounts, ResolvedKey } from '../accounts/createAccounts.ts'
 import type { CatalogueChain } from '../chains/catalogue.ts'
+import type { StablecoinRegistry } from '../chains/stablecoins.ts'
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
@@ -20,6 +21,8 @@ export type ApiContext = {
   catalogue: readonly CatalogueChain[]
   /** Chains this instance indexes. */
   chains: readonly ChainConfig[]
+  /** Stablecoins per chain (shipped list plus operator additions). */
+  stablecoins: StablecoinRegistry
   logger: Logger
   /** Node heads known to this process (indexer role); empty in an API-only process. */
   nodeHeads: () => NodeHead[]

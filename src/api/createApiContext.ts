@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { createAccounts } from '../accounts/createAccounts.ts'
 import type { CatalogueChain } from '../chains/catalogue.ts'
+import { type StablecoinRegistry, stablecoinRegistry } from '../chains/stablecoins.ts'
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
@@ -21,6 +22,7 @@ export function createApiContext({
   nodeHeads = () => [],
   keyHeaders = [],
   https = { tls: false, loopback: true, trustProxy: false },
+  stablecoins = stablecoinRegistry(),
 }: {
   store: Store
   catalogue: readonly CatalogueChain[]
@@ -32,6 +34,7 @@ export function createApiContext({
   nodeHeads?: () => NodeHead[]
   keyHeaders?: readonly string[]
   https?: ApiContext['https']
+  stablecoins?: StablecoinRegistry
 }): ApiContext & { close(): Promise<void> } {
   const meter = createMeter({ store })
   const rateLimiter = createRateLimiter(redis ? { redis } : {})
@@ -47,6 +50,7 @@ export function createApiContext({
     nodeHeads,
     keyHeaders,
     https,
+    stablecoins,
     async close() {
       await meter.close()
       await rateLimiter.close()

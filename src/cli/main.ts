@@ -5,6 +5,7 @@ import { isDebugEnabled } from '../config/isDebugEnabled.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
 import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
 import { runDev } from './commands/dev.ts'
+import { addKeysCommand, type KeysAction, runKeys } from './commands/keys.ts'
 import { runMigrate } from './commands/migrate.ts'
 import { runStart } from './commands/start.ts'
 import { runStatus } from './commands/status.ts'
@@ -20,7 +21,7 @@ const defaultIo: MainIo = {
   err: (text) => process.stderr.write(text),
 }
 
-type CommandName = 'dev' | 'start' | 'migrate' | 'status'
+type CommandName = 'dev' | 'start' | 'migrate' | 'status' | 'keys'
 
 /** Runs the `scry` command line; resolves to the exit code instead of exiting. */
 export async function main(argv: string[], io: MainIo = defaultIo): Promise<number> {
@@ -56,7 +57,12 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
           text: chains as string | undefined,
           catalogue: config.catalogue,
         })
-        return await runDev({ config, options: { chains: devChains }, signal: shutdown!.signal })
+        return await runDev({
+          config,
+          options: { chains: devChains },
+          signal: shutdown!.signal,
+          write: io.out,
+        })
       }
       case 'start':
         return await runStart({ config, signal: shutdown!.signal })
@@ -64,6 +70,8 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
         return await runMigrate({ config })
       case 'status':
         return await runStatus({ config })
+      case 'keys':
+        return await runKeys({ config, action: options.keys as KeysAction, write: io.out })
       default: {
         const unknown: never = name
         throw new Error(`unknown command ${unknown}`)
@@ -106,6 +114,7 @@ function createProgram({
       )
     command.action((options: Record<string, unknown>) => onCommand(name, options))
   }
+  addKeysCommand({ program, onCommand: (options) => onCommand('keys', options) })
   return program
 }
 

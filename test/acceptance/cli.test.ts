@@ -59,6 +59,8 @@ describe('scry CLI', () => {
   test('error: a node on the wrong chain id', async () => {
     const r = await scry([
       'start',
+      '--port',
+      '0',
       '--rpc',
       `1=${anvil.rpcUrl}`,
       '--database',
@@ -75,6 +77,8 @@ describe('scry CLI', () => {
   test('error: an unreachable RPC', async () => {
     const r = await scry([
       'start',
+      '--port',
+      '0',
       '--rpc',
       '8453=http://127.0.0.1:9',
       '--database',

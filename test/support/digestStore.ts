@@ -18,7 +18,6 @@ const APPEND_ORDER: Record<keyof typeof APPEND_TABLES, string[]> = {
  * with equal digests hold the same data.
  */
 export async function digestStore(store: Store): Promise<Record<string, string>> {
-  // biome-ignore lint/suspicious/noExplicitAny: generic over the tables.
   const db = store.db as any
   const out: Record<string, string> = {}
   const tables: [string, readonly string[]][] = [

@@ -1,5 +1,17 @@
 import type { RouteModule } from '../createApiServer.ts'
+import { activityRoutes } from './activityRoutes.ts'
+import { balancesRoutes } from './balancesRoutes.ts'
+import { collectiblesRoutes } from './collectiblesRoutes.ts'
 import { systemRoutes } from './systemRoutes.ts'
+import { tokensRoutes } from './tokensRoutes.ts'
+import { transactionsRoutes } from './transactionsRoutes.ts'
 
 /** Every route module of the HTTP API, in registration order. */
-export const API_ROUTES: readonly RouteModule[] = [systemRoutes]
+export const API_ROUTES: readonly RouteModule[] = [
+  systemRoutes,
+  balancesRoutes,
+  activityRoutes,
+  transactionsRoutes,
+  tokensRoutes,
+  collectiblesRoutes,
+]

@@ -3,9 +3,9 @@ import { ConfigError } from '../../internal/errors.ts'
 import { createLogger } from '../../internal/logger.ts'
 import { createStore } from '../../store/createStore.ts'
 import { formatProgress } from '../formatProgress.ts'
-import { runIndexers } from '../runIndexers.ts'
+import { runNode } from '../runNode.ts'
 
-/** `scry start`: index the configured chains until `signal` aborts. */
+/** `scry start`: index the configured chains and serve the API until `signal` aborts. */
 export async function runStart({
   config,
   signal,
@@ -27,11 +27,15 @@ export async function runStart({
     await store.ping()
     const { applied } = await store.migrate()
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrated')
-    await runIndexers({
+    await runNode({
+      config,
       chains: config.chains,
       store,
       logger,
       signal,
+      onApi: (api) => {
+        if (tty) process.stderr.write(`API listening on ${api.url}\n`)
+      },
       ...(tty
         ? {
             onProgress: (p) => {

@@ -16,6 +16,8 @@ import { processBatch } from './processBatch.ts'
 export type ChainIndexer = {
   chainId: number
   rpc: RpcClient
+  /** The node's head block as last seen, for status and lag metrics. */
+  nodeHead(): number | undefined
   /** Indexes until the signal aborts. Rejects only with errors that must stop this chain. */
   run(signal: AbortSignal): Promise<void>
 }
@@ -63,13 +65,15 @@ export function createChainIndexer({
     }
   }
 
+  let lastHead: number | undefined
   async function head(signal: AbortSignal): Promise<{ number: number; hash: string }> {
     const block = await rpc.request<{ number: string; hash: string } | null>(
       { method: 'eth_getBlockByNumber', params: ['latest', false] },
       { signal },
     )
     if (!block) throw new NonRetryableError(`Chain ${chainId}: the node has no latest block.`)
-    return { number: Number(BigInt(block.number)), hash: block.hash.toLowerCase() }
+    lastHead = Number(BigInt(block.number))
+    return { number: lastHead, hash: block.hash.toLowerCase() }
   }
 
   /** Fetches a window, retrying what a node may answer better in a moment. */
@@ -250,5 +254,5 @@ export function createChainIndexer({
     }
   }
 
-  return { chainId, rpc, run }
+  return { chainId, rpc, run, nodeHead: () => lastHead }
 }

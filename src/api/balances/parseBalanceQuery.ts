@@ -1,0 +1,120 @@
+import type { StablecoinRegistry } from '../../chains/stablecoins.ts'
+import { ApiError } from '../ApiError.ts'
+import type { ApiContext } from '../apiContext.ts'
+import { INVALID_OFFSET, type Warning } from '../params.ts'
+import type { BalancePosition } from './readBalances.ts'
+
+/** Request parsing shared by the balances endpoints (spec/decisions.md "Balances"). */
+
+export const METADATA_VALUES = ['logo', 'url', 'pools'] as const
+export type MetadataValue = (typeof METADATA_VALUES)[number]
+
+const MAX_HISTORICAL_PRICES = 3
+const HOURS = /^[0-9]{1,7}$/
+const NUMERIC = /^[0-9]+$/
+const TOKEN_ADDRESS = /^0x[0-9a-f]{40}$/
+
+/** `filter_type`, or its alias `filters`; both given and different → 400. */
+export function parseFilterType({
+  filterType,
+  filters,
+}: {
+  filterType: 'erc20' | 'native' | undefined
+  filters: 'erc20' | 'native' | undefined
+}): 'erc20' | 'native' | undefined {
+  if (filterType !== undefined && filters !== undefined && filterType !== filters) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      'Invalid filter_type: filter_type and its alias filters disagree; give one of them.',
+    )
+  }
+  return filterType ?? filters
+}
+
+/** Comma-separated `logo`, `url`, `pools`; anything else → 400. */
+export function parseMetadata(input: string | undefined): MetadataValue[] {
+  if (input === undefined) return []
+  const values = input
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '')
+  const known = new Set<string>(METADATA_VALUES)
+  const unknown = values.find((v) => !known.has(v))
+  if (unknown !== undefined) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      `Invalid metadata: "${unknown.slice(0, 40)}" is not one of ${METADATA_VALUES.join(', ')}.`,
+    )
+  }
+  return [...new Set(values as MetadataValue[])]
+}
+
+/** 1 to 3 comma-separated whole numbers of hours in the past; `undefined` when absent. */
+export function parseHistoricalPrices(input: string | undefined): number[] | undefined {
+  if (input === undefined) return undefined
+  const parts = input.split(',').map((p) => p.trim())
+  if (parts.length > MAX_HISTORICAL_PRICES || parts.some((p) => !HOURS.test(p))) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      `Invalid historical_prices: expected 1 to ${MAX_HISTORICAL_PRICES} comma-separated whole numbers of hours.`,
+    )
+  }
+  return parts.map(Number)
+}
+
+/** Exactly one numeric chain id: missing, a list, a tag or a name → 400. */
+export function parseSingleChainId(input: string | undefined): number {
+  const value = input?.trim() ?? ''
+  const chainId = Number(value)
+  if (!NUMERIC.test(value) || !Number.isSafeInteger(chainId)) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      'Invalid chain_ids: this endpoint takes exactly one numeric chain id (no list, tag or chain name).',
+    )
+  }
+  return chainId
+}
+
+/**
+ * The keyset position of `offset` for this query, or the first page plus `INVALID_OFFSET`
+ * when the cursor was not issued for it.
+ */
+export function decodeOffset({
+  ctx,
+  scope,
+  offset,
+}: {
+  ctx: ApiContext
+  scope: string
+  offset: string | undefined
+}): { after: BalancePosition | undefined; warnings: Warning[] } {
+  if (offset === undefined) return { after: undefined, warnings: [] }
+  const position = ctx.cursors.decode(scope, offset) as { c?: unknown; a?: unknown } | undefined
+  const chainId = position?.c
+  const address = position?.a
+  if (
+    typeof chainId === 'number' &&
+    Number.isSafeInteger(chainId) &&
+    typeof address === 'string' &&
+    (address === 'native' || TOKEN_ADDRESS.test(address))
+  ) {
+    return { after: { chainId, address: address as BalancePosition['address'] }, warnings: [] }
+  }
+  return { after: undefined, warnings: [INVALID_OFFSET] }
+}
+
+export function encodeOffset({
+  ctx,
+  scope,
+  position,
+}: {
+  ctx: ApiContext
+  scope: string
+  position: BalancePosition
+}): string {
+  return ctx.cursors.encode(scope, { c: position.chainId, a: position.address })
+}
+
+export function stablecoinsOf(ctx: ApiContext): StablecoinRegistry {
+  return ctx.stablecoins
+}

@@ -1,0 +1,274 @@
+import { Type } from 'typebox'
+import { abiRegistryForApi } from '../../evm/abi/abiRegistryForApi.ts'
+import type { ActivityType, AssetType } from '../../store/schema.ts'
+import type { RouteModule } from '../createApiServer.ts'
+import {
+  ADDRESS_PATTERN,
+  AddressParam,
+  ChainIdsQuery,
+  clampLimit,
+  INVALID_OFFSET,
+  LimitQuery,
+  lower,
+  OffsetQuery,
+  parseChainIds,
+  WarningSchema,
+} from '../params.ts'
+import { meterRequest } from '../registerAuth.ts'
+import { parseListParam } from './parseListParam.ts'
+import { type ActivityFunction, toActivityItem } from './toActivityItem.ts'
+
+const ACTIVITY_TYPES = ['send', 'receive', 'mint', 'burn', 'swap', 'approve', 'call'] as const
+const ASSET_TYPES = ['native', 'erc20', 'erc721', 'erc1155'] as const
+const DEFAULT_LIMIT = 20
+const MAX_LIMIT = 100
+const COST = 3
+
+const DecodedValue = Type.Unknown({ description: 'string, array or object of strings' })
+const FunctionSchema = Type.Object({
+  selector: Type.String(),
+  signature: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  inputs: Type.Optional(
+    Type.Array(Type.Object({ name: Type.String(), type: Type.String(), value: DecodedValue })),
+  ),
+})
+const ActivityItemSchema = Type.Object({
+  chain_id: Type.Integer(),
+  block_number: Type.Integer(),
+  block_time: Type.String(),
+  tx_hash: Type.String(),
+  type: Type.String(),
+  asset_type: Type.Optional(Type.String()),
+  token_address: Type.Optional(Type.String()),
+  from: Type.Optional(Type.String()),
+  to: Type.Optional(Type.String()),
+  value: Type.Optional(Type.String()),
+  token_metadata: Type.Optional(
+    Type.Object({
+      symbol: Type.Optional(Type.String()),
+      decimals: Type.Optional(Type.Integer()),
+      name: Type.Optional(Type.String()),
+      standard: Type.Optional(Type.String()),
+    }),
+  ),
+  id: Type.Optional(Type.String()),
+  spender: Type.Optional(Type.String()),
+  function: Type.Optional(FunctionSchema),
+  tx_from: Type.String(),
+  tx_to: Type.Optional(Type.String()),
+  tx_value: Type.String(),
+})
+
+/** Keyset position: the activity_by_time index columns after the address. */
+type Position = [blockTime: number, chainId: number, blockNumber: number, seq: number]
+
+/** GET /v1/evm/activity/{address}: a wallet's activity across chains, newest first. */
+export const activityRoutes: RouteModule = async (app, ctx) => {
+  const registry = await abiRegistryForApi({ app, ctx })
+
+  app.get(
+    '/v1/evm/activity/:address',
+    {
+      schema: {
+        summary: 'Activity of a wallet (transfers, mints, burns, approvals, calls), newest first',
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object({
+          chain_ids: ChainIdsQuery,
+          activity_type: Type.Optional(
+            Type.String({
+              maxLength: 200,
+              description: `Comma-separated: ${ACTIVITY_TYPES.join(', ')}, transfer (= send and receive)`,
+            }),
+          ),
+          asset_type: Type.Optional(
+            Type.String({
+              maxLength: 200,
+              description: `Comma-separated: ${ASSET_TYPES.join(', ')}`,
+            }),
+          ),
+          token_address: Type.Optional(
+            Type.String({ pattern: ADDRESS_PATTERN, description: 'Only items of this token' }),
+          ),
+          offset: OffsetQuery,
+          limit: LimitQuery,
+        }),
+        response: {
+          200: Type.Object({
+            activity: Type.Array(ActivityItemSchema),
+            next_offset: Type.Optional(Type.String()),
+            warnings: Type.Optional(Type.Array(WarningSchema)),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const address = lower(request.params.address)
+      const query = request.query
+      const { chainIds, warnings } = parseChainIds({
+        ctx,
+        input: query.chain_ids,
+        endpoint: 'activity',
+      })
+      const types = parseListParam({
+        name: 'activity_type',
+        input: query.activity_type,
+        allowed: [...ACTIVITY_TYPES, 'transfer'],
+      }).flatMap((t) => (t === 'transfer' ? ['send', 'receive'] : [t])) as ActivityType[]
+      const assets = parseListParam({
+        name: 'asset_type',
+        input: query.asset_type,
+        allowed: ASSET_TYPES,
+      }) as AssetType[]
+      const token = query.token_address === undefined ? undefined : lower(query.token_address)
+      const limit = clampLimit(query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
+      await meterRequest({ ctx, request, reply, cost: COST })
+
+      const scope = [
+        'activity',
+        address,
+        [...chainIds].sort((a, b) => a - b).join(','),
+        [...new Set(types)].sort().join(','),
+        [...new Set(assets)].sort().join(','),
+        token ?? '',
+      ].join('|')
+      let after: Position | undefined
+      if (query.offset !== undefined) {
+        after = toPosition(ctx.cursors.decode(scope, query.offset))
+        if (!after) warnings.push(INVALID_OFFSET)
+      }
+      if (chainIds.length === 0) return { activity: [], ...withWarnings(warnings) }
+
+      const db = ctx.store.db
+      let q = db
+        .selectFrom('activity')
+        .selectAll()
+        .where('address', '=', address)
+        .where('chain_id', 'in', chainIds)
+      if (types.length > 0) q = q.where('type', 'in', [...new Set(types)])
+      if (assets.length > 0) q = q.where('asset_type', 'in', [...new Set(assets)])
+      if (token !== undefined) {
+        // Native items have no token address; swaps name two tokens and are excluded.
+        q = q.where('token_address', '=', token).where('type', '!=', 'swap')
+      }
+      if (after) {
+        const [t, c, b, s] = after
+        q = q.where((eb) =>
+          eb(
+            eb.refTuple('block_time', 'chain_id', 'block_number', 'seq'),
+            '<',
+            eb.tuple(t, c, b, s),
+          ),
+        )
+      }
+      const rows = await q
+        .orderBy('block_time', 'desc')
+        .orderBy('chain_id', 'desc')
+        .orderBy('block_number', 'desc')
+        .orderBy('seq', 'desc')
+        .limit(limit + 1)
+        .execute()
+      const page = rows.slice(0, limit)
+
+      const tokenKeys = unique(
+        page.flatMap((r) =>
+          r.token_address ? [[Number(r.chain_id), r.token_address] as const] : [],
+        ),
+      )
+      const tokens =
+        tokenKeys.length === 0
+          ? []
+          : await db
+              .selectFrom('tokens')
+              .select(['chain_id', 'address', 'name', 'symbol', 'decimals', 'standard'])
+              .where((eb) =>
+                eb(
+                  eb.refTuple('chain_id', 'address'),
+                  'in',
+                  tokenKeys.map(([c, a]) => eb.tuple(c, a)),
+                ),
+              )
+              .execute()
+      const tokenBy = new Map(tokens.map((t) => [`${Number(t.chain_id)}:${t.address}`, t]))
+
+      const callKeys = unique(
+        page
+          .filter((r) => r.type === 'call')
+          .map((r) => [Number(r.chain_id), Number(r.block_number), Number(r.tx_index)] as const),
+      )
+      const inputs =
+        callKeys.length === 0
+          ? []
+          : await db
+              .selectFrom('transactions')
+              .select(['chain_id', 'block_number', 'tx_index', 'input'])
+              .where((eb) =>
+                eb(
+                  eb.refTuple('chain_id', 'block_number', 'tx_index'),
+                  'in',
+                  callKeys.map(([c, b, i]) => eb.tuple(c, b, i)),
+                ),
+              )
+              .execute()
+      const inputBy = new Map(
+        inputs.map((t) => [
+          `${Number(t.chain_id)}:${Number(t.block_number)}:${Number(t.tx_index)}`,
+          t.input,
+        ]),
+      )
+
+      const activity = page.map((row) => {
+        let fn: ActivityFunction | undefined
+        if (row.type === 'call' && row.function_selector) {
+          const input = inputBy.get(
+            `${Number(row.chain_id)}:${Number(row.block_number)}:${Number(row.tx_index)}`,
+          )
+          const decoded = input === undefined ? undefined : registry.decodeCall(input)
+          const known = decoded ?? registry.lookupFunction(row.function_selector)
+          fn = { selector: row.function_selector }
+          if (known) {
+            fn.signature = known.signature
+            fn.name = known.name
+          }
+          if (decoded) fn.inputs = decoded.inputs
+        }
+        const tokenRow = row.token_address
+          ? tokenBy.get(`${Number(row.chain_id)}:${row.token_address}`)
+          : undefined
+        return toActivityItem({ row, token: tokenRow, fn })
+      })
+
+      const last = page[page.length - 1]
+      const next =
+        rows.length > limit && last
+          ? ctx.cursors.encode(scope, [
+              Number(last.block_time),
+              Number(last.chain_id),
+              Number(last.block_number),
+              Number(last.seq),
+            ] satisfies Position)
+          : undefined
+      return {
+        activity,
+        ...(next !== undefined ? { next_offset: next } : {}),
+        ...withWarnings(warnings),
+      }
+    },
+  )
+}
+
+function toPosition(value: unknown): Position | undefined {
+  if (!Array.isArray(value) || value.length !== 4) return undefined
+  if (!value.every((v) => Number.isSafeInteger(v))) return undefined
+  return value as Position
+}
+
+function unique<T extends readonly (string | number)[]>(keys: T[]): T[] {
+  const seen = new Map<string, T>()
+  for (const k of keys) seen.set(k.join(':'), k)
+  return [...seen.values()]
+}
+
+function withWarnings<W>(warnings: W[]): { warnings?: W[] } {
+  return warnings.length > 0 ? { warnings } : {}
+}

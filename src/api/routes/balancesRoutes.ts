@@ -1,0 +1,235 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { ApiError } from '../ApiError.ts'
+import type { ApiContext } from '../apiContext.ts'
+import {
+  decodeOffset,
+  encodeOffset,
+  parseFilterType,
+  parseHistoricalPrices,
+  parseMetadata,
+  parseSingleChainId,
+  stablecoinsOf,
+} from '../balances/parseBalanceQuery.ts'
+import { type BalanceSelection, readBalancePage, readOneBalance } from '../balances/readBalances.ts'
+import { BalanceSchema, toBalanceJson } from '../balances/toBalanceJson.ts'
+import type { RouteModule } from '../createApiServer.ts'
+import {
+  ADDRESS_PATTERN,
+  AddressParam,
+  ChainIdsQuery,
+  clampLimit,
+  FlagQuery,
+  LimitQuery,
+  lower,
+  OffsetQuery,
+  parseChainIds,
+  parseFlag,
+  WarningSchema,
+} from '../params.ts'
+import { meterRequest } from '../registerAuth.ts'
+
+const LIMIT = { fallback: 1000, max: 1000 }
+const SINGLE_TOKEN_COST = 1
+
+const FilterType = Type.Enum(['erc20', 'native'], {
+  description: '`erc20` or `native`: only rows of that kind',
+})
+
+const BalancesResponse = Type.Object({
+  wallet_address: Type.String(),
+  balances: Type.Array(BalanceSchema),
+  warnings: Type.Optional(Type.Array(WarningSchema)),
+  next_offset: Type.Optional(Type.String()),
+})
+
+/**
+ * EVM balances: a wallet's native and ERC20 balances, its stablecoins, and one asset.
+ *
+ * Rows are ordered by `value_usd` descending with unpriced rows last, ties by `chain_id`
+ * then `address`, the native row first within its chain. Prices do not exist yet, so every
+ * row is unpriced and the order is (chain_id, native, token address): the keyset of the
+ * cursor. Price fields and `metadata` extras (logo, url, pools) are omitted until prices land;
+ * their parameters are validated.
+ */
+export const balancesRoutes: RouteModule = (app, ctx) => {
+  app.get(
+    '/v1/evm/balances/:address',
+    {
+      schema: {
+        summary: 'Native and ERC20 balances of a wallet',
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object({
+          chain_ids: ChainIdsQuery,
+          filter_type: Type.Optional(FilterType),
+          filters: Type.Optional(FilterType),
+          asset_class: Type.Optional(
+            Type.Enum(['stablecoin'], { description: '`stablecoin`: only stablecoins' }),
+          ),
+          metadata: Type.Optional(
+            Type.String({ maxLength: 200, description: 'Comma-separated: logo, url, pools' }),
+          ),
+          exclude_spam_tokens: FlagQuery,
+          historical_prices: Type.Optional(
+            Type.String({
+              maxLength: 100,
+              description: 'Up to 3 comma-separated whole numbers of hours in the past',
+            }),
+          ),
+          offset: OffsetQuery,
+          limit: LimitQuery,
+        }),
+        response: { 200: BalancesResponse },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query
+      const filterType = parseFilterType({ filterType: q.filter_type, filters: q.filters })
+      parseMetadata(q.metadata)
+      parseHistoricalPrices(q.historical_prices)
+      const excludeSpam = parseFlag(q.exclude_spam_tokens, 'exclude_spam_tokens', false)
+      const stablecoins = q.asset_class === 'stablecoin'
+      return listBalances({
+        ctx,
+        request,
+        reply,
+        wallet: lower(request.params.address),
+        chainIdsInput: q.chain_ids,
+        offset: q.offset,
+        limit: clampLimit(q.limit, LIMIT),
+        scopeParts: ['balances', filterType ?? '', q.asset_class ?? '', String(excludeSpam)],
+        natives: filterType !== 'erc20',
+        // exclude_spam_tokens drops unpriced tokens and those with pool_size < 100 USD; until
+        // prices exist every token is unpriced, so only native rows (no pool_size) remain.
+        tokens: filterType !== 'native' && !excludeSpam,
+        stablecoins,
+      })
+    },
+  )
+
+  app.get(
+    '/v1/evm/balances/:address/stablecoins',
+    {
+      schema: {
+        summary: 'Stablecoin balances of a wallet',
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object({
+          chain_ids: ChainIdsQuery,
+          offset: OffsetQuery,
+          limit: LimitQuery,
+        }),
+        response: { 200: BalancesResponse },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query
+      return listBalances({
+        ctx,
+        request,
+        reply,
+        wallet: lower(request.params.address),
+        chainIdsInput: q.chain_ids,
+        offset: q.offset,
+        limit: clampLimit(q.limit, LIMIT),
+        scopeParts: ['stablecoins'],
+        natives: true,
+        tokens: true,
+        stablecoins: true,
+      })
+    },
+  )
+
+  app.get(
+    '/v1/evm/balances/:address/token/:token_address',
+    {
+      schema: {
+        summary: 'Balance of one token (or the native asset) on one chain',
+        params: Type.Object({
+          address: AddressParam,
+          token_address: Type.String({
+            pattern: `^(native|${ADDRESS_PATTERN.slice(1, -1)})$`,
+            description: 'ERC20 contract address, or `native`',
+          }),
+        }),
+        querystring: Type.Object({
+          chain_ids: Type.String({ maxLength: 100, description: 'Exactly one numeric chain id' }),
+        }),
+        response: {
+          200: Type.Object({
+            wallet_address: Type.String(),
+            balances: Type.Array(BalanceSchema),
+            warnings: Type.Optional(Type.Array(WarningSchema)),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const wallet = lower(request.params.address)
+      const rawToken = request.params.token_address
+      const address = rawToken === 'native' ? 'native' : lower(rawToken)
+      const chainId = parseSingleChainId(request.query.chain_ids)
+      const { chainIds, warnings } = parseChainIds({
+        ctx,
+        input: String(chainId),
+        endpoint: 'balances',
+      })
+      await meterRequest({ ctx, request, reply, cost: SINGLE_TOKEN_COST })
+      if (chainIds.length === 0) return { wallet_address: wallet, balances: [], warnings }
+      const row = await readOneBalance({ db: ctx.store.db, wallet, chainId, address })
+      if (!row) {
+        throw new ApiError('NOT_FOUND', `No ERC20 token ${address} is known on chain ${chainId}.`)
+      }
+      return { wallet_address: wallet, balances: [toBalanceJson({ ctx, row })] }
+    },
+  )
+}
+
+/** The list endpoints: expand chains, decode the cursor, meter, read one page, shape it. */
+async function listBalances({
+  ctx,
+  request,
+  reply,
+  wallet,
+  chainIdsInput,
+  offset,
+  limit,
+  scopeParts,
+  natives,
+  tokens,
+  stablecoins,
+}: {
+  ctx: ApiContext
+  request: FastifyRequest
+  reply: FastifyReply
+  wallet: `0x${string}`
+  chainIdsInput: string | undefined
+  offset: string | undefined
+  limit: number
+  /** Everything besides wallet and chains that decides the rows (not the limit). */
+  scopeParts: string[]
+  natives: boolean
+  tokens: boolean
+  stablecoins: boolean
+}) {
+  const { chainIds, warnings } = parseChainIds({ ctx, input: chainIdsInput, endpoint: 'balances' })
+  const scope = [...scopeParts, wallet, chainIds.join(',')].join('|')
+  const cursor = decodeOffset({ ctx, scope, offset })
+  warnings.push(...cursor.warnings)
+  await meterRequest({ ctx, request, reply, cost: chainIds.length })
+
+  const selection: BalanceSelection = {
+    wallet,
+    chainIds,
+    natives,
+    tokens,
+    ...(stablecoins ? { only: stablecoinsOf(ctx) } : {}),
+  }
+  const page = await readBalancePage({ db: ctx.store.db, selection, after: cursor.after, limit })
+  const last = page.rows.at(-1)
+  return {
+    wallet_address: wallet,
+    balances: page.rows.map((row) => toBalanceJson({ ctx, row })),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(page.more && last ? { next_offset: encodeOffset({ ctx, scope, position: last }) } : {}),
+  }
+}

@@ -1,0 +1,213 @@
+import { Type } from 'typebox'
+import { abiRegistryForApi } from '../../evm/abi/abiRegistryForApi.ts'
+import type { RouteModule } from '../createApiServer.ts'
+import {
+  AddressParam,
+  ChainIdsQuery,
+  chainName,
+  clampLimit,
+  FlagQuery,
+  INVALID_OFFSET,
+  LimitQuery,
+  lower,
+  OffsetQuery,
+  parseChainIds,
+  parseFlag,
+  WarningSchema,
+} from '../params.ts'
+import { meterRequest } from '../registerAuth.ts'
+import { toTransactionItem } from './toTransactionItem.ts'
+
+const DEFAULT_LIMIT = 100
+const MAX_LIMIT = 100
+const COST = 1
+
+const DecodedSchema = Type.Object({
+  name: Type.String(),
+  inputs: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      type: Type.String(),
+      value: Type.Unknown({ description: 'string, array or object of strings' }),
+    }),
+  ),
+})
+const TransactionSchema = Type.Object({
+  chain: Type.String(),
+  chain_id: Type.Integer(),
+  address: Type.String(),
+  block_time: Type.String(),
+  block_number: Type.Integer(),
+  block_hash: Type.String(),
+  index: Type.Integer(),
+  hash: Type.String(),
+  from: Type.String(),
+  to: Type.Optional(Type.String()),
+  value: Type.String({ description: 'hex' }),
+  nonce: Type.String({ description: 'hex' }),
+  gas_price: Type.String({ description: 'hex' }),
+  transaction_type: Type.String({ description: 'hex' }),
+  data: Type.String(),
+  success: Type.Boolean(),
+  logs: Type.Array(
+    Type.Object({
+      address: Type.String(),
+      data: Type.String(),
+      topics: Type.Array(Type.String()),
+      decoded: Type.Optional(DecodedSchema),
+    }),
+  ),
+  decoded: Type.Optional(DecodedSchema),
+})
+
+/** Keyset position: the address_transactions_by_time index columns after the address. */
+type Position = [blockTime: number, chainId: number, blockNumber: number, txIndex: number]
+
+/** GET /v1/evm/transactions/{address}: transactions touching a wallet, newest first. */
+export const transactionsRoutes: RouteModule = async (app, ctx) => {
+  const registry = await abiRegistryForApi({ app, ctx })
+
+  app.get(
+    '/v1/evm/transactions/:address',
+    {
+      schema: {
+        summary: 'Transactions that involve a wallet, with their logs, newest first',
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object({
+          chain_ids: ChainIdsQuery,
+          decode: FlagQuery,
+          offset: OffsetQuery,
+          limit: LimitQuery,
+        }),
+        response: {
+          200: Type.Object({
+            wallet_address: Type.String(),
+            transactions: Type.Array(TransactionSchema),
+            next_offset: Type.Optional(Type.String()),
+            warnings: Type.Optional(Type.Array(WarningSchema)),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const address = lower(request.params.address)
+      const query = request.query
+      const { chainIds, warnings } = parseChainIds({
+        ctx,
+        input: query.chain_ids,
+        endpoint: 'transactions',
+      })
+      const decode = parseFlag(query.decode, 'decode', false)
+      const limit = clampLimit(query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
+      await meterRequest({ ctx, request, reply, cost: COST })
+
+      // `decode` changes the items, not the rows: a cursor works with or without it.
+      const scope = ['transactions', address, [...chainIds].sort((a, b) => a - b).join(',')].join(
+        '|',
+      )
+      let after: Position | undefined
+      if (query.offset !== undefined) {
+        after = toPosition(ctx.cursors.decode(scope, query.offset))
+        if (!after) warnings.push(INVALID_OFFSET)
+      }
+      const base = { wallet_address: address, ...(warnings.length > 0 ? { warnings } : {}) }
+      if (chainIds.length === 0) return { ...base, transactions: [] }
+
+      const db = ctx.store.db
+      let q = db
+        .selectFrom('address_transactions as a')
+        .innerJoin('transactions as t', (join) =>
+          join
+            .onRef('t.chain_id', '=', 'a.chain_id')
+            .onRef('t.block_number', '=', 'a.block_number')
+            .onRef('t.tx_index', '=', 'a.tx_index'),
+        )
+        .selectAll('t')
+        .where('a.address', '=', address)
+        .where('a.chain_id', 'in', chainIds)
+      if (after) {
+        const [time, chain, block, index] = after
+        q = q.where((eb) =>
+          eb(
+            eb.refTuple('a.block_time', 'a.chain_id', 'a.block_number', 'a.tx_index'),
+            '<',
+            eb.tuple(time, chain, block, index),
+          ),
+        )
+      }
+      const rows = await q
+        .orderBy('a.block_time', 'desc')
+        .orderBy('a.chain_id', 'desc')
+        .orderBy('a.block_number', 'desc')
+        .orderBy('a.tx_index', 'desc')
+        .limit(limit + 1)
+        .execute()
+      const page = rows.slice(0, limit)
+
+      const logs =
+        page.length === 0
+          ? []
+          : await db
+              .selectFrom('logs')
+              .select([
+                'chain_id',
+                'block_number',
+                'tx_index',
+                'log_index',
+                'address',
+                'data',
+                'topics',
+              ])
+              .where((eb) =>
+                eb(
+                  eb.refTuple('chain_id', 'block_number', 'tx_index'),
+                  'in',
+                  page.map((t) =>
+                    eb.tuple(Number(t.chain_id), Number(t.block_number), Number(t.tx_index)),
+                  ),
+                ),
+              )
+              .orderBy('chain_id')
+              .orderBy('block_number')
+              .orderBy('log_index')
+              .execute()
+      const logsBy = new Map<string, typeof logs>()
+      for (const log of logs) {
+        const key = `${Number(log.chain_id)}:${Number(log.block_number)}:${Number(log.tx_index)}`
+        const list = logsBy.get(key)
+        if (list) list.push(log)
+        else logsBy.set(key, [log])
+      }
+
+      const transactions = page.map((tx) =>
+        toTransactionItem({
+          tx,
+          logs:
+            logsBy.get(
+              `${Number(tx.chain_id)}:${Number(tx.block_number)}:${Number(tx.tx_index)}`,
+            ) ?? [],
+          wallet: address,
+          chain: chainName(ctx, Number(tx.chain_id)),
+          registry: decode ? registry : undefined,
+        }),
+      )
+      const last = page[page.length - 1]
+      const next =
+        rows.length > limit && last
+          ? ctx.cursors.encode(scope, [
+              Number(last.block_time),
+              Number(last.chain_id),
+              Number(last.block_number),
+              Number(last.tx_index),
+            ] satisfies Position)
+          : undefined
+      return { ...base, transactions, ...(next !== undefined ? { next_offset: next } : {}) }
+    },
+  )
+}
+
+function toPosition(value: unknown): Position | undefined {
+  if (!Array.isArray(value) || value.length !== 4) return undefined
+  if (!value.every((v) => Number.isSafeInteger(v))) return undefined
+  return value as Position
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import type { ChainConfig, ScryConfig } from '../config/types.ts'
+import { ConfigError } from '../internal/errors.ts'
+import type { Logger } from '../internal/logger.ts'
+import type { Store } from '../store/createStore.ts'
+import type { NodeHead } from './apiContext.ts'
+import { createApiContext } from './createApiContext.ts'
+import { createApiServer } from './createApiServer.ts'
+import { API_ROUTES } from './routes/apiRoutes.ts'
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+
+export type RunningApi = { url: string; close(): Promise<void> }
+
+/** Builds the API from the config and listens; `close()` stops it and flushes metering. */
+export async function startApiServer({
+  config,
+  store,
+  logger,
+  chains = config.chains,
+  nodeHeads = () => [],
+}: {
+  config: ScryConfig
+  store: Store
+  logger: Logger
+  /** Chains served; default the configured ones. */
+  chains?: readonly ChainConfig[]
+  nodeHeads?: () => NodeHead[]
+}): Promise<RunningApi> {
+  const tls = config.server.tls
+  let https: { key: Buffer; cert: Buffer } | undefined
+  if (tls) {
+    try {
+      https = { cert: readFileSync(tls.cert), key: readFileSync(tls.key) }
+    } catch (error) {
+      throw new ConfigError('Cannot read the TLS certificate or key.', {
+        details: error instanceof Error ? error.message : String(error),
+      })
+    }
+  }
+  const redis = config.redis
+    ? new Redis(config.redis, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    : undefined
+  redis?.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'))
+  const ctx = createApiContext({
+    store,
+    catalogue: config.catalogue,
+    chains,
+    logger: logger.child({ component: 'api' }),
+    cursorSecret: config.cursorSecret ?? cursorSecretFile(config.dataDir),
+    ...(redis ? { redis } : {}),
+    nodeHeads,
+    keyHeaders: config.auth.headerAliases,
+    https: {
+      tls: https !== undefined,
+      loopback: LOOPBACK.has(config.server.host),
+      trustProxy: config.server.trustProxy,
+    },
+  })
+  const app = await createApiServer({ ctx, routes: API_ROUTES, ...(https ? { https } : {}) })
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port })
+  } catch (error) {
+    await ctx.close()
+    throw new ConfigError(`Cannot listen on ${config.server.host}:${config.server.port}.`, {
+      details: error instanceof Error ? error.message : String(error),
+    })
+  }
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.server.port
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host
+  const url = `${https ? 'https' : 'http'}://${host}:${port}`
+  logger.info({ url }, 'API listening')
+  return {
+    url,
+    async close() {
+      await app.close()
+      await ctx.close()
+    },
+  }
+}
+
+/** A random cursor secret kept in the data dir, made on first start. */
+function cursorSecretFile(dataDir: string): string {
+  const path = join(dataDir, 'cursor-secret')
+  try {
+    return readFileSync(path, 'utf8').trim()
+  } catch {
+    mkdirSync(dataDir, { recursive: true })
+    const secret = randomBytes(32).toString('hex')
+    writeFileSync(path, `${secret}\n`, { mode: 0o600 })
+    return secret
+  }
+}

@@ -1,0 +1,244 @@
+import { execFile } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createTestApi } from '../../../test/support/createTestApi.ts'
+import { createTestDatabase, DIALECTS } from '../../../test/support/createTestStore.ts'
+import { testChainConfig } from '../../../test/support/testChain.ts'
+import { systemRoutes } from '../../api/routes/systemRoutes.ts'
+import { tokensRoutes } from '../../api/routes/tokensRoutes.ts'
+import { createStore } from '../../store/createStore.ts'
+import { main } from '../main.ts'
+
+const BIN = fileURLToPath(new URL('../../../bin/scry.js', import.meta.url))
+const run = promisify(execFile)
+
+/** `node bin/scry.js keys …` as a child process, with no SCRY_* settings from outside. */
+async function scry(database: string, ...args: string[]) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SCRY_')),
+  )
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [BIN, 'keys', ...args, '--database', database],
+      { env, cwd: tmpdir() },
+    )
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+/** The same command in process (no child): for the cases where the process adds nothing. */
+async function scryHere(database: string, ...args: string[]) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(['keys', ...args, '--database', database], {
+    out: (text) => {
+      stdout += text
+    },
+    err: (text) => {
+      stderr += text
+    },
+  })
+  return { code, stdout, stderr }
+}
+
+/** A request the API meters (cost 2): token-info of chain 1's native asset. */
+async function apiOver(database: string) {
+  const store = createStore({ url: database })
+  const api = await createTestApi({
+    store,
+    chains: [testChainConfig({ chainId: 1, rpc: ['http://127.0.0.1:1'] })],
+    routes: [systemRoutes, tokensRoutes],
+  })
+  return {
+    get: (key: string) => api.get('/v1/evm/token-info/native?chain_ids=1', { key }),
+    async close() {
+      await api.close()
+      await store.close()
+    },
+  }
+}
+
+describe('sqlite, end to end', () => {
+  let database: string
+  let drop: () => Promise<void>
+  beforeAll(async () => {
+    ;({ url: database, drop } = await createTestDatabase('sqlite'))
+  })
+  afterAll(async () => {
+    await drop?.()
+  })
+
+  test('default: create, use, list, set, revoke', async () => {
+    const created = await scry(database, 'create', '--name', 'alice', '--json')
+    expect(created.code).toBe(0)
+    expect(created.stderr).toBe('')
+    const alice = JSON.parse(created.stdout)
+    expect(alice).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+      name: 'alice',
+      account_id: expect.stringMatching(/^acct_[0-9a-f]{12}$/),
+      account_name: 'alice',
+      cu_quota: null,
+      rps: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+      revoked_at: null,
+      key: expect.stringMatching(/^scry_[A-Za-z0-9_-]{32}$/),
+    })
+
+    // A second key of the same account, and a key of its own account with no quota left.
+    const second = await scryHere(
+      database,
+      'create',
+      '--name',
+      'alice-ci',
+      '--account',
+      alice.account_id,
+    )
+    expect(second.code).toBe(0)
+    expect(second.stdout).toMatch(
+      new RegExp(
+        `^Created key key_[0-9a-f]{12} \\(account ${alice.account_id}\\)\\.\\nAPI key: scry_[A-Za-z0-9_-]{32}\\nStore it now: it is not shown again\\.\\n$`,
+      ),
+    )
+    const secondKey = /API key: (\S+)/.exec(second.stdout)![1]!
+    const bob = JSON.parse(
+      (await scry(database, 'create', '--name', 'bob', '--cu-quota', '0', '--rps', '7', '--json'))
+        .stdout,
+    )
+    expect(bob).toMatchObject({ cu_quota: 0, rps: 7 })
+
+    let api = await apiOver(database)
+    const ok = await api.get(alice.key)
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('x-compute-units-cost')).toBe('2')
+    expect((await api.get(secondKey)).status).toBe(200)
+    const broke = await api.get(bob.key)
+    expect(broke.status).toBe(402)
+    expect(broke.headers.get('x-ratelimit-limit')).toBe('7')
+    expect((await api.get('scry_not-a-key')).status).toBe(401)
+    await api.close() // flushes the usage: alice's account spent 4
+
+    const listed = await scry(database, 'list', '--json')
+    expect(listed.code).toBe(0)
+    const { keys } = JSON.parse(listed.stdout)
+    // Keys made within one second list in id order: compare by name.
+    expect(
+      keys
+        .filter((k: any) => k.name !== 'test')
+        .map((k: any) => [k.name, k.account_id, k.cu_used])
+        .sort(),
+    ).toEqual([
+      ['alice', alice.account_id, 4],
+      ['alice-ci', alice.account_id, 4],
+      ['bob', bob.account_id, 0],
+    ])
+    expect(JSON.stringify(keys)).not.toContain('scry_') // keys are never listed
+    const table = await scryHere(database, 'list')
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^id +name +account +quota +used +rps +created +revoked$/,
+    )
+    expect(table.stdout).toMatch(new RegExp(`${bob.id} +bob +${bob.account_id} +0 +0 +7 +\\S+ +-`))
+
+    const set = await scry(
+      database,
+      'set',
+      bob.id,
+      '--cu-quota',
+      '10',
+      '--rps',
+      'none',
+      '--name',
+      'robert',
+    )
+    expect(set).toEqual({
+      code: 0,
+      stdout: `Updated key ${bob.id}: name robert, quota 10, rps unlimited.\n`,
+      stderr: '',
+    })
+    const revoked = await scry(database, 'revoke', alice.id)
+    expect(revoked.stdout).toBe(`Revoked key ${alice.id}.\n`)
+    expect((await scryHere(database, 'revoke', alice.id)).stdout).toBe(
+      `Key ${alice.id} was already revoked.\n`,
+    )
+
+    api = await apiOver(database)
+    expect((await api.get(alice.key)).status).toBe(401)
+    expect((await api.get(secondKey)).status).toBe(200)
+    const now = await api.get(bob.key)
+    expect(now.status).toBe(200)
+    expect(now.headers.get('x-ratelimit-limit')).toBeNull()
+    await api.close()
+
+    const after = JSON.parse((await scry(database, 'list', '--json')).stdout).keys
+    expect(after.find((k: any) => k.id === alice.id).revoked_at).toMatch(/\+00:00$/)
+    expect(after.find((k: any) => k.id === bob.id)).toMatchObject({
+      name: 'robert',
+      cu_quota: 10,
+      rps: null,
+      cu_used: 2,
+    })
+  })
+
+  test('error: unknown ids, bad values, nothing to change', async () => {
+    const cases: [string[], string][] = [
+      [['revoke', 'key_nope'], 'error: No API key with id key_nope.\n'],
+      [['set', 'key_nope', '--rps', '3'], 'error: No API key with id key_nope.\n'],
+      [['set', 'key_nope'], 'error: Nothing to change: give --name, --cu-quota or --rps.\n'],
+      [
+        ['create', '--name', 'x', '--account', 'acct_nope'],
+        'error: No account with id acct_nope.\n',
+      ],
+      [
+        ['create', '--name', 'x', '--rps', '0'],
+        "error: option '--rps <n>' argument '0' is invalid. expected a whole number of at least 1.\n(run with --help for usage)\n",
+      ],
+      [
+        ['set', 'key_x', '--cu-quota', '-5'],
+        "error: option '--cu-quota <n|none>' argument '-5' is invalid. expected a whole number of at least 0.\n(run with --help for usage)\n",
+      ],
+      [
+        ['create'],
+        "error: required option '--name <name>' not specified\n(run with --help for usage)\n",
+      ],
+    ]
+    const results = []
+    for (const [args] of cases) results.push(await scryHere(database, ...args))
+    for (const [i, [args, message]] of cases.entries()) {
+      expect(results[i], args.join(' ')).toEqual({ code: 1, stdout: '', stderr: message })
+    }
+  })
+})
+
+describe.each(DIALECTS.filter((d) => d === 'postgres'))('%s', (dialect) => {
+  test('default: create and list', async () => {
+    const { url, drop } = await createTestDatabase(dialect)
+    try {
+      const created = await scryHere(url, 'create', '--name', 'pg', '--cu-quota', '5', '--json')
+      expect(created.code).toBe(0)
+      const key = JSON.parse(created.stdout)
+      const { keys } = JSON.parse((await scryHere(url, 'list', '--json')).stdout)
+      expect(keys).toEqual([
+        {
+          id: key.id,
+          name: 'pg',
+          account_id: key.account_id,
+          account_name: 'pg',
+          cu_quota: 5,
+          cu_used: 0,
+          period: expect.stringMatching(/^\d{4}-\d\d$/),
+          rps: null,
+          created_at: key.created_at,
+          revoked_at: null,
+        },
+      ])
+    } finally {
+      await drop()
+    }
+  })
+})

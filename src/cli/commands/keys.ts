@@ -1,0 +1,286 @@
+import { type Command, InvalidArgumentError } from 'commander'
+import { type ApiKeyInfo, createAccounts } from '../../accounts/createAccounts.ts'
+import { currentPeriod } from '../../api/metering/createMeter.ts'
+import type { ConfigFlags, ScryConfig } from '../../config/types.ts'
+import { NonRetryableError } from '../../internal/errors.ts'
+import { createStore } from '../../store/createStore.ts'
+
+/** What `scry keys …` was asked to do. */
+export type KeysAction =
+  | {
+      type: 'create'
+      name: string
+      cuQuota?: number
+      rps?: number
+      accountId?: string
+      json: boolean
+    }
+  | { type: 'list'; json: boolean }
+  | { type: 'revoke'; id: string }
+  | {
+      type: 'set'
+      id: string
+      changes: { name?: string; cuQuota?: number | null; rps?: number | null }
+    }
+
+/** A `keys` request that cannot be done (unknown id, nothing to change): message, exit 1. */
+export class KeysError extends NonRetryableError {
+  override name = 'KeysError'
+}
+
+type DatabaseFlags = Pick<ConfigFlags, 'config' | 'database' | 'dataDir'>
+
+/**
+ * Adds `scry keys create|list|revoke|set`. Each subcommand takes the database options of
+ * `start` and reports `{ ...databaseFlags, keys: KeysAction }` through `onCommand`, so that
+ * the configuration is resolved the same way as for every other command.
+ */
+export function addKeysCommand({
+  program,
+  onCommand,
+}: {
+  program: Command
+  onCommand: (options: DatabaseFlags & { keys: KeysAction }) => void
+}): void {
+  const keys = program
+    .command('keys')
+    .description('create, list, revoke and change API keys (quota, rate)')
+  const sub = (name: string, description: string) =>
+    keys
+      .command(name)
+      .description(description)
+      .option('--config <path>', 'config file (default: ./scry.config.ts or ./scry.config.json)')
+      .option(
+        '--database <url|path>',
+        'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
+      )
+      .option('--data-dir <path>', 'directory for local state (default: .scry)')
+  const flags = (options: Record<string, unknown>): DatabaseFlags => ({
+    config: options.config as string | undefined,
+    database: options.database as string | undefined,
+    dataDir: options.dataDir as string | undefined,
+  })
+
+  sub('create', 'create a key (and a new account unless --account is given); prints it once')
+    .requiredOption('--name <name>', 'a name for the key (and its new account)')
+    .option('--cu-quota <n>', 'compute units per calendar month for the account', quota)
+    .option('--rps <n>', 'requests per second for the key', rate)
+    .option('--account <id>', 'add the key to this existing account')
+    .option('--json', 'print one JSON object')
+    .action((options: Record<string, unknown>) =>
+      onCommand({
+        ...flags(options),
+        keys: {
+          type: 'create',
+          name: options.name as string,
+          json: options.json === true,
+          ...(options.cuQuota !== undefined ? { cuQuota: options.cuQuota as number } : {}),
+          ...(options.rps !== undefined ? { rps: options.rps as number } : {}),
+          ...(options.account !== undefined ? { accountId: options.account as string } : {}),
+        },
+      }),
+    )
+
+  sub('list', 'list keys with their quota, usage this month and rate')
+    .option('--json', 'print one JSON object')
+    .action((options: Record<string, unknown>) =>
+      onCommand({ ...flags(options), keys: { type: 'list', json: options.json === true } }),
+    )
+
+  sub('revoke', 'revoke a key (takes effect within seconds)')
+    .argument('<id>', 'key id, as shown by `scry keys list`')
+    .action((id: string, options: Record<string, unknown>) =>
+      onCommand({ ...flags(options), keys: { type: 'revoke', id } }),
+    )
+
+  sub('set', "change a key's name, rate, or its account's quota")
+    .argument('<id>', 'key id, as shown by `scry keys list`')
+    .option('--name <name>', 'new name of the key')
+    .option(
+      '--cu-quota <n|none>',
+      'compute units per month for the account, or none',
+      orNone(quota),
+    )
+    .option('--rps <n|none>', 'requests per second for the key, or none', orNone(rate))
+    .action((id: string, options: Record<string, unknown>) =>
+      onCommand({
+        ...flags(options),
+        keys: {
+          type: 'set',
+          id,
+          changes: {
+            ...(options.name !== undefined ? { name: options.name as string } : {}),
+            ...(options.cuQuota !== undefined ? { cuQuota: noneToNull(options.cuQuota) } : {}),
+            ...(options.rps !== undefined ? { rps: noneToNull(options.rps) } : {}),
+          },
+        },
+      }),
+    )
+}
+
+/** Runs one `keys` action against the configured database. */
+export async function runKeys({
+  config,
+  action,
+  write,
+}: {
+  config: ScryConfig
+  action: KeysAction
+  write: (text: string) => void
+}): Promise<number> {
+  const store = createStore({ url: config.database })
+  try {
+    await store.ping()
+    await store.migrate()
+    const accounts = createAccounts({ store, cacheMs: 0 })
+    switch (action.type) {
+      case 'create': {
+        if (action.accountId !== undefined) {
+          const account = await store.db
+            .selectFrom('accounts')
+            .select('id')
+            .where('id', '=', action.accountId)
+            .executeTakeFirst()
+          if (!account) throw new KeysError(`No account with id ${action.accountId}.`)
+        }
+        const { key, info } = await accounts.createKey({
+          name: action.name,
+          ...(action.accountId !== undefined ? { accountId: action.accountId } : {}),
+          ...(action.rps !== undefined ? { rps: action.rps } : {}),
+          ...(action.cuQuota !== undefined ? { cuQuota: action.cuQuota } : {}),
+        })
+        // An existing account keeps its quota unless one is given.
+        const created =
+          action.accountId !== undefined && action.cuQuota !== undefined
+            ? ((await accounts.setKey(info.id, { cuQuota: action.cuQuota })) ?? info)
+            : info
+        if (action.json) {
+          write(`${JSON.stringify({ ...keyJson(created, undefined), key })}\n`)
+        } else {
+          write(
+            `Created key ${created.id} (account ${created.accountId}).\n` +
+              `API key: ${key}\n` +
+              'Store it now: it is not shown again.\n',
+          )
+        }
+        return 0
+      }
+      case 'list': {
+        const keys = await accounts.listKeys()
+        const usage = await store.db
+          .selectFrom('usage')
+          .select(['account_id', 'cu_used'])
+          .where('period', '=', currentPeriod())
+          .execute()
+        const used = new Map(usage.map((u) => [u.account_id, u.cu_used]))
+        if (action.json) {
+          write(
+            `${JSON.stringify({ keys: keys.map((k) => keyJson(k, used.get(k.accountId) ?? 0)) })}\n`,
+          )
+          return 0
+        }
+        if (keys.length === 0) {
+          write('No API keys yet (create one with `scry keys create --name <name>`).\n')
+          return 0
+        }
+        const header = ['id', 'name', 'account', 'quota', 'used', 'rps', 'created', 'revoked']
+        const rows = keys.map((k) => [
+          k.id,
+          k.name,
+          k.accountId,
+          k.cuQuota === null ? 'unlimited' : String(k.cuQuota),
+          String(used.get(k.accountId) ?? 0),
+          k.rps === null ? 'unlimited' : String(k.rps),
+          formatDate(k.createdAt),
+          k.revokedAt === null ? '-' : formatDate(k.revokedAt),
+        ])
+        write(formatTable([header, ...rows]))
+        return 0
+      }
+      case 'revoke': {
+        const known = (await accounts.listKeys()).find((k) => k.id === action.id)
+        if (!known) throw new KeysError(`No API key with id ${action.id}.`)
+        if (known.revokedAt !== null) {
+          write(`Key ${action.id} was already revoked.\n`)
+          return 0
+        }
+        await accounts.revokeKey(action.id)
+        write(`Revoked key ${action.id}.\n`)
+        return 0
+      }
+      case 'set': {
+        if (Object.keys(action.changes).length === 0) {
+          throw new KeysError('Nothing to change: give --name, --cu-quota or --rps.')
+        }
+        const info = await accounts.setKey(action.id, action.changes)
+        if (!info) throw new KeysError(`No API key with id ${action.id}.`)
+        write(
+          `Updated key ${info.id}: name ${info.name}, quota ${info.cuQuota ?? 'unlimited'}, rps ${info.rps ?? 'unlimited'}.\n`,
+        )
+        return 0
+      }
+      default: {
+        const unknown: never = action
+        throw new Error(`unknown keys action ${JSON.stringify(unknown)}`)
+      }
+    }
+  } finally {
+    await store.close()
+  }
+}
+
+function keyJson(k: ApiKeyInfo, cuUsed: number | undefined) {
+  return {
+    id: k.id,
+    name: k.name,
+    account_id: k.accountId,
+    account_name: k.accountName,
+    cu_quota: k.cuQuota,
+    ...(cuUsed === undefined ? {} : { cu_used: cuUsed, period: currentPeriod() }),
+    rps: k.rps,
+    created_at: formatDate(k.createdAt),
+    revoked_at: k.revokedAt === null ? null : formatDate(k.revokedAt),
+  }
+}
+
+function formatDate(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
+}
+
+function formatTable(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+  return rows
+    .map(
+      (row) =>
+        `${row
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('')
+}
+
+function wholeNumber(value: string, min: number): number {
+  const n = Number(value)
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < min) {
+    throw new InvalidArgumentError(`expected a whole number of at least ${min}.`)
+  }
+  return n
+}
+
+function quota(value: string): number {
+  return wholeNumber(value, 0)
+}
+
+function rate(value: string): number {
+  return wholeNumber(value, 1)
+}
+
+// Commander turns a parser's `null` into `true`, so "none" travels as itself until here.
+function orNone(parse: (value: string) => number): (value: string) => number | 'none' {
+  return (value) => (value === 'none' ? 'none' : parse(value))
+}
+
+function noneToNull(value: unknown): number | null {
+  return value === 'none' ? null : (value as number)
+}
