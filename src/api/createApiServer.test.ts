@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApi, type TestApi } from '../../test/support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
@@ -91,6 +92,61 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    test('error: an oversized body is 413 on any path', async () => {
+      const res = await fetch(`${api.url}/v1/status`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-Scry-Api-Key': api.key },
+        body: 'x'.repeat(2 * 1024 * 1024),
+      })
+      expect(res.status).toBe(413)
+      expect(await res.json()).toEqual({
+        error: {
+          message: 'The request body is larger than 262144 bytes.',
+          code: 'PAYLOAD_TOO_LARGE',
+        },
+      })
+    })
+
+    test('behavior: charged compute units survive a restart', async () => {
+      const { key, info } = await api.ctx.accounts.createKey({ name: 'metered', cuQuota: 5 })
+      const r = await api.get(
+        '/v1/evm/balances/0x0000000000000000000000000000000000000001?chain_ids=1,8453',
+        { key },
+      )
+      expect([r.status, r.headers.get('x-compute-units-cost')]).toEqual([200, '2'])
+      await api.ctx.meter.flush()
+      // A new context over the same store, as after a restart: 3 left, so a 4-unit request fails.
+      const again = await createTestApi({
+        store: t.store,
+        chains: [1, 8453, 10, 137].map((chainId) =>
+          testChainConfig({ chainId, rpc: ['http://127.0.0.1:1'] }),
+        ),
+      })
+      try {
+        const over = await again.get(
+          '/v1/evm/balances/0x0000000000000000000000000000000000000001?chain_ids=1,8453,10,137',
+          { key },
+        )
+        expect([over.status, over.body]).toEqual([
+          402,
+          { error: 'This request would exceed your compute-unit quota' },
+        ])
+        const fits = await again.get(
+          '/v1/evm/balances/0x0000000000000000000000000000000000000001?chain_ids=1,8453,10',
+          { key },
+        )
+        expect(fits.status).toBe(200)
+      } finally {
+        await again.close()
+      }
+      const usage = await t.store.db
+        .selectFrom('usage')
+        .selectAll()
+        .where('account_id', '=', info.accountId)
+        .execute()
+      expect(usage.map((u) => u.cu_used)).toEqual([5])
+    })
+
     test('error: revoked key is 401; rate limit is 429 with Retry-After', async () => {
       const { key, info } = await api.ctx.accounts.createKey({ name: 'limited', rps: 2 })
       const statuses = []
@@ -127,6 +183,31 @@ describe('API server HTTPS rule', () => {
       )
     } finally {
       await api.close()
+      await t.drop()
+    }
+  })
+})
+
+describe('API replicas with Redis', () => {
+  test("behavior: two servers share a key's rate limit through redis://", async () => {
+    const t = await createTestStore('postgres')
+    const redisA = new Redis('redis://127.0.0.1:6379')
+    const redisB = new Redis('redis://127.0.0.1:6379')
+    const a = await createTestApi({ store: t.store, chains: [], overrides: { redis: redisA } })
+    const b = await createTestApi({ store: t.store, chains: [], overrides: { redis: redisB } })
+    try {
+      const { key } = await a.ctx.accounts.createKey({ name: 'shared', rps: 4 })
+      // Within one second: 3 on A and 3 on B; a shared counter lets 4 through, not 6.
+      const statuses = await Promise.all(
+        [a, a, a, b, b, b].map((api) => api.get('/v1/status', { key }).then((r) => r.status)),
+      )
+      const passed = statuses.filter((s) => s === 200).length
+      // The six requests can straddle a second boundary; then up to 8 pass, never all 6 twice.
+      expect(statuses).toContain(429)
+      expect(passed).toBeGreaterThanOrEqual(4)
+    } finally {
+      await a.close()
+      await b.close()
       await t.drop()
     }
   })

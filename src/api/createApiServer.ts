@@ -55,12 +55,36 @@ export async function createApiServer({
   // Path patterns by method, to tell 405 from 404.
   const routeMethods: { pattern: RegExp; methods: Set<string> }[] = []
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) return
+    if (route.url.startsWith('/docs')) {
+      // The docs page and its assets are public, like /openapi.json.
+      route.config = { ...(route.config ?? {}), public: true }
+      return
+    }
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`)
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const entry = routeMethods.find((r) => r.pattern.source === pattern.source)
     if (entry) for (const m of methods) entry.methods.add(m)
     else routeMethods.push({ pattern, methods: new Set(methods) })
+  })
+
+  // Before any plugin: encapsulated plugins (Swagger UI) inherit the handlers set so far.
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const apiError = toApiError(error)
+    if (apiError.apiCode === 'INTERNAL_SERVER_ERROR') {
+      ctx.logger.error({ request_id: request.id, err: error }, 'Request failed')
+    }
+    const svm = request.url.startsWith('/beta/svm/')
+    reply.status(apiError.status).headers(apiError.headers).send(errorBody(apiError, { svm }))
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    const match = routeMethods.find((r) => r.pattern.test(path))
+    const error = match
+      ? new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${path}.`, {
+          headers: { Allow: [...match.methods].join(', ') },
+        })
+      : new ApiError('NOT_FOUND', `No such path: ${path.slice(0, 200)}.`)
+    reply.status(error.status).headers(error.headers).send(errorBody(error))
   })
 
   await app.register(swagger, {
@@ -83,6 +107,13 @@ export async function createApiServer({
   const metrics = createApiMetrics({ ctx })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id)
+    // Refused before anything is read, on every path (routes without a body parser too).
+    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT) {
+      throw new ApiError(
+        'PAYLOAD_TOO_LARGE',
+        `The request body is larger than ${BODY_LIMIT} bytes.`,
+      )
+    }
     if (!ctx.https.tls && !ctx.https.loopback) {
       const proto = ctx.https.trustProxy ? request.headers['x-forwarded-proto'] : undefined
       if (proto !== 'https') {
@@ -112,25 +143,6 @@ export async function createApiServer({
     )
   })
 
-  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    const apiError = toApiError(error)
-    if (apiError.apiCode === 'INTERNAL_SERVER_ERROR') {
-      ctx.logger.error({ request_id: request.id, err: error }, 'Request failed')
-    }
-    const svm = request.url.startsWith('/beta/svm/')
-    reply.status(apiError.status).headers(apiError.headers).send(errorBody(apiError, { svm }))
-  })
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? ''
-    const match = routeMethods.find((r) => r.pattern.test(path))
-    const error = match
-      ? new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${path}.`, {
-          headers: { Allow: [...match.methods].join(', ') },
-        })
-      : new ApiError('NOT_FOUND', `No such path: ${path.slice(0, 200)}.`)
-    reply.status(error.status).headers(error.headers).send(errorBody(error))
-  })
-
   app.get(
     '/metrics',
     { config: { public: true }, schema: { hide: true } },
@@ -138,6 +150,10 @@ export async function createApiServer({
       reply.header('content-type', metrics.contentType)
       return metrics.render()
     },
+  )
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
   )
 
   for (const route of routes) await route(app, ctx)

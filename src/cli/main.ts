@@ -4,6 +4,7 @@ import { CHAIN_FIELDS } from '../config/fields.ts'
 import { isDebugEnabled } from '../config/isDebugEnabled.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
 import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
+import { runAbiAdd } from './commands/abi.ts'
 import { runDev } from './commands/dev.ts'
 import { addKeysCommand, type KeysAction, runKeys } from './commands/keys.ts'
 import { runMigrate } from './commands/migrate.ts'
@@ -21,7 +22,7 @@ const defaultIo: MainIo = {
   err: (text) => process.stderr.write(text),
 }
 
-type CommandName = 'dev' | 'start' | 'migrate' | 'status' | 'keys'
+type CommandName = 'dev' | 'start' | 'migrate' | 'status' | 'keys' | 'abi'
 
 /** Runs the `scry` command line; resolves to the exit code instead of exiting. */
 export async function main(argv: string[], io: MainIo = defaultIo): Promise<number> {
@@ -70,6 +71,13 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
         return await runMigrate({ config })
       case 'status':
         return await runStatus({ config })
+      case 'abi':
+        return await runAbiAdd({
+          config,
+          name: options.abiName as string,
+          file: options.abiFile as string,
+          write: io.out,
+        })
       case 'keys':
         return await runKeys({ config, action: options.keys as KeysAction, write: io.out })
       default: {
@@ -115,6 +123,20 @@ function createProgram({
     command.action((options: Record<string, unknown>) => onCommand(name, options))
   }
   addKeysCommand({ program, onCommand: (options) => onCommand('keys', options) })
+  program
+    .command('abi')
+    .description('ABIs used to decode transactions and calls')
+    .command('add')
+    .description('register an ABI (JSON array or compiler artifact) for decoding')
+    .requiredOption('--name <name>', 'a name for the ABI (replaces one of the same name)')
+    .requiredOption('--file <path>', 'the ABI JSON file')
+    .option('--config <path>', 'config file (default: ./scry.config.ts or ./scry.config.json)')
+    .option('--database <url|path>', 'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)')
+    .option('--data-dir <path>', 'directory for local state (default: .scry)')
+    .action((options: Record<string, unknown>) => {
+      const { name, file, ...flags } = options
+      onCommand('abi', { ...flags, abiName: name, abiFile: file })
+    })
   return program
 }
 

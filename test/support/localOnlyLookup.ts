@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns'
+import type { lookup as dnsLookup } from 'node:dns'
 import { isIP } from 'node:net'
 
 /**

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { ChainConfig } from '../../config/types.ts'
 import { ConfigError, FatalIndexerError, NonRetryableError } from '../../internal/errors.ts'
 import type { Logger } from '../../internal/logger.ts'
@@ -181,6 +182,8 @@ export function createChainIndexer({
   }
 
   async function run(signal: AbortSignal): Promise<void> {
+    // Every in-flight request of a window listens on it (more than Node's default of 10).
+    setMaxListeners(0, signal)
     await checkNode(signal)
     const caps = await detectCapabilities({
       rpc,
