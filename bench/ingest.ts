@@ -5,7 +5,9 @@
  *
  * Env: BENCH_TRANSFERS (default 2,000: anvil's tracing would make 20,000 take 12–15 minutes
  * on 2 cores), BENCH_TXS_PER_BLOCK (default: buildWorld's), BENCH_BATCH_SIZE,
- * BENCH_FETCH_CONCURRENCY, BENCH_RPC_BATCH_SIZE (default: the chain defaults), BENCH_STAGED=0
+ * BENCH_FETCH_CONCURRENCY, BENCH_RPC_BATCH_SIZE (default: the chain defaults), BENCH_TRACES
+ * (auto|debug|parity|off, default auto; anvil's trace_block is far faster than its callTracer),
+ * BENCH_STAGED=0
  * skips the staged runs (the indexer's steps called here, each timed), SCRY_TEST_PG_URL picks
  * the PostgreSQL server.
  */
@@ -104,21 +106,27 @@ async function fetchRaw({
   const started = performance.now()
   const worker = async () => {
     for (let w = queue.shift(); w; w = queue.shift()) {
+      // The indexer's own call pattern (fetchBlocks): blocks and receipts batched, each
+      // block's traces as its own request.
       const calls: RpcCall[] = []
+      const traceCalls: RpcCall[] = []
       for (let n = w.from; n <= w.to; n++) {
         const tag = `0x${n.toString(16)}`
         calls.push({ method: 'eth_getBlockByNumber', params: [tag, true] })
         if (caps.receipts === 'block') calls.push({ method: 'eth_getBlockReceipts', params: [tag] })
         if (caps.traces === 'debug') {
-          calls.push({
+          traceCalls.push({
             method: 'debug_traceBlockByNumber',
             params: [tag, { tracer: 'callTracer' }],
           })
         } else if (caps.traces === 'parity') {
-          calls.push({ method: 'trace_block', params: [tag] })
+          traceCalls.push({ method: 'trace_block', params: [tag] })
         }
       }
-      const results = await rpc.batch<{ transactions?: unknown[] }>(calls)
+      const [results] = await Promise.all([
+        rpc.batch<{ transactions?: unknown[] }>(calls),
+        Promise.all(traceCalls.map((call) => rpc.request(call))),
+      ])
       for (const [i, r] of results.entries()) {
         if (!r.ok) throw new BaseError(`The node failed ${calls[i]?.method}.`, { cause: r.error })
         if (calls[i]?.method === 'eth_getBlockByNumber') {
@@ -359,6 +367,7 @@ async function main(): Promise<void> {
       batchSize: envInt('BENCH_BATCH_SIZE', CHAIN_DEFAULTS.batchSize)!,
       fetchConcurrency: envInt('BENCH_FETCH_CONCURRENCY', CHAIN_DEFAULTS.fetchConcurrency)!,
       rpcBatchSize: envInt('BENCH_RPC_BATCH_SIZE', CHAIN_DEFAULTS.rpcBatchSize)!,
+      traces: tracesMode(process.env.BENCH_TRACES),
       expectedChainId: CHAIN_ID,
     }
     const blocks = toBlock - chain.startBlock + 1
@@ -477,3 +486,12 @@ main().then(
     process.exit(1)
   },
 )
+
+function tracesMode(text: string | undefined): ChainConfig['traces'] {
+  if (text === undefined || text === '') return CHAIN_DEFAULTS.traces
+  if (text === 'auto' || text === 'debug' || text === 'parity' || text === 'off') return text
+  console.error(
+    `error: BENCH_TRACES must be auto, debug, parity or off, not ${JSON.stringify(text)}`,
+  )
+  process.exit(1)
+}

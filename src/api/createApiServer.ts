@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
-import { StoreUnavailableError } from '../store/parseDbError.ts'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
+import { BaseError } from '../internal/errors.ts'
+import { parseDbError, StoreUnavailableError } from '../store/parseDbError.ts'
 import { ApiError, errorBody } from './ApiError.ts'
 import type { ApiContext } from './apiContext.ts'
 import { createApiMetrics } from './createApiMetrics.ts'
@@ -45,6 +46,15 @@ export async function createApiServer({
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
     logger: false,
+    // Errors Fastify raises before routing (a malformed URL, an overlong path parameter).
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply
+      const apiError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('BAD_REQUEST', 'A path parameter is too long.')
+          : new ApiError('BAD_REQUEST', 'The request URL is malformed.')
+      reply.status(apiError.status).header('X-Request-Id', request.id).send(errorBody(apiError))
+    },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer
@@ -162,6 +172,13 @@ export async function createApiServer({
 
 function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error
+  // Routes query the store directly: a driver error for a lost database is a 503, not a 500.
+  if (
+    !(error instanceof BaseError) &&
+    parseDbError(error, 'query') instanceof StoreUnavailableError
+  ) {
+    return toApiError(parseDbError(error, 'query'))
+  }
   if (error instanceof StoreUnavailableError) {
     return new ApiError(
       'UNAVAILABLE',

@@ -24,9 +24,15 @@ export function createCursors({ secret }: { secret: string | Buffer }): Cursors 
       const dot = cursor.indexOf('.')
       if (dot <= 0 || cursor.length > 4096) return undefined
       const payload = cursor.slice(0, dot)
-      const given = Buffer.from(cursor.slice(dot + 1), 'base64url')
+      const givenText = cursor.slice(dot + 1)
+      const given = Buffer.from(givenText, 'base64url')
       const expected = mac(scope, payload)
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
+      // Base64 decoding forgives stray characters and unused bits: require the exact text.
+      if (given.length !== expected.length || given.toString('base64url') !== givenText) {
+        return undefined
+      }
+      if (!timingSafeEqual(given, expected)) return undefined
+      if (Buffer.from(payload, 'base64url').toString('base64url') !== payload) return undefined
       try {
         return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
       } catch {

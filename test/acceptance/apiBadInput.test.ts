@@ -1,8 +1,15 @@
 import { request as httpRequest } from 'node:http'
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createStore } from '../../src/store/createStore.ts'
 import { createIndexedWorld, type IndexedWorld } from '../support/createIndexedWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
-import { createTestStore, type TestStore } from '../support/createTestStore.ts'
+import {
+  createTestDatabase,
+  createTestStore,
+  DIALECTS,
+  type TestStore,
+} from '../support/createTestStore.ts'
 import { testChainConfig } from '../support/testChain.ts'
 
 /**
@@ -13,7 +20,12 @@ import { testChainConfig } from '../support/testChain.ts'
  * body (spec/decisions.md "Errors"), carry X-Request-Id, never show a stack trace, never be 5xx.
  */
 
-type Res = { status: number; headers: Record<string, string | string[] | undefined>; text: string; body: any }
+type Res = {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  text: string
+  body: any
+}
 
 const QUOTA_BODY = { error: 'This request would exceed your compute-unit quota' }
 const STACK = /\n\s+at |node_modules|\.ts:\d+|\.js:\d+/
@@ -34,7 +46,11 @@ const seen: { label: string; res: Res }[] = []
 function send(
   method: string,
   path: string,
-  { key, headers = {}, body }: { key?: string | null; headers?: Record<string, string>; body?: string } = {},
+  {
+    key,
+    headers = {},
+    body,
+  }: { key?: string | null; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Res> {
   const url = new URL(api.url)
   const useKey = key === undefined ? api.key : key
@@ -45,7 +61,11 @@ function send(
         port: url.port,
         method,
         path,
-        headers: { ...(useKey === null ? {} : { 'X-Scry-Api-Key': useKey }), ...headers },
+        headers: {
+          ...(useKey === null ? {} : { 'X-Scry-Api-Key': useKey }),
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = []
@@ -93,12 +113,17 @@ function problems(res: Res): string[] {
       coded('BAD_REQUEST')
       break
     case 401:
-      if (!(b?.error === 'missing API key' || b?.error === 'invalid API key') || Object.keys(b).length !== 1)
+      if (
+        !(b?.error === 'missing API key' || b?.error === 'invalid API key') ||
+        Object.keys(b).length !== 1
+      )
         out.push(`401 body ${res.text.slice(0, 200)}`)
       break
     case 402:
-      if (JSON.stringify(b) !== JSON.stringify(QUOTA_BODY)) out.push(`402 body ${res.text.slice(0, 200)}`)
-      if (res.headers['x-compute-units-cost'] !== undefined) out.push('402 carries X-Compute-Units-Cost')
+      if (JSON.stringify(b) !== JSON.stringify(QUOTA_BODY))
+        out.push(`402 body ${res.text.slice(0, 200)}`)
+      if (res.headers['x-compute-units-cost'] !== undefined)
+        out.push('402 carries X-Compute-Units-Cost')
       break
     case 404:
       coded('NOT_FOUND')
@@ -593,7 +618,8 @@ function describeValue(c: Case): string {
 /** Checks one answer against its case; returns a description of what is wrong, if anything. */
 function judge({ endpoint, c, res }: { endpoint: Endpoint; c: Case; res: Res }): string[] {
   const out = problems(res)
-  if (!c.status.includes(res.status)) out.push(`status ${res.status}, expected ${c.status.join('|')}`)
+  if (!c.status.includes(res.status))
+    out.push(`status ${res.status}, expected ${c.status.join('|')}`)
   if (res.status === 200 && endpoint.list && !Array.isArray(res.body?.[endpoint.list]))
     out.push(`no ${endpoint.list} array`)
   if (res.status === 200 && c.warning && endpoint.warnings) {
@@ -605,455 +631,539 @@ function judge({ endpoint, c, res }: { endpoint: Endpoint; c: Case; res: Res }):
 }
 
 beforeAll(async () => {
-  const started = performance.now()
   indexed = await createIndexedWorld({ chainId: 1, transfers: 300, wallets: 20 })
-  t = await createTestStore('sqlite')
-  await indexed.indexInto(t.store)
-  api = await createTestApi({
-    store: t.store,
-    chains: [testChainConfig({ chainId: 1, rpc: [indexed.anvil.rpcUrl] })],
-  })
-  const erc20 = indexed.world.tokens.find((tk) => tk.kind === 'erc20')
-  valid.token = (erc20?.address ?? indexed.world.weth).toLowerCase()
-  // The wallet with the most transactions, so that every list has more than one page.
-  let best = { wallet: indexed.world.wallets[0] as string, count: -1 }
-  for (const wallet of indexed.world.wallets.slice(0, 8)) {
-    const r = await api.get(`/v1/evm/transactions/${wallet}?chain_ids=1&limit=100`)
-    if (r.body.transactions.length > best.count)
-      best = { wallet, count: r.body.transactions.length }
-  }
-  valid.wallet = best.wallet.toLowerCase()
-  console.info(`world ready in ${Math.round(performance.now() - started)} ms`)
 })
-
 afterAll(async () => {
-  await api?.close()
-  await t?.drop()
   await indexed?.stop()
 })
 
-describe('every endpoint and parameter', () => {
-  for (const endpoint of endpoints()) {
-    test(`default: ${endpoint.name} answers a valid request`, async () => {
-      const res = await send('GET', buildUrl(endpoint, []))
-      expect(problems(res)).toEqual([])
-      expect(res.status).toBe(200)
+for (const dialect of DIALECTS)
+  describe(`bad input (${dialect})`, () => {
+    beforeAll(async () => {
+      const started = performance.now()
+      t = await createTestStore(dialect)
+      await indexed.indexInto(t.store)
+      api = await createTestApi({
+        store: t.store,
+        chains: [testChainConfig({ chainId: 1, rpc: [indexed.anvil.rpcUrl] })],
+      })
+      const erc20 = indexed.world.tokens.find((tk) => tk.kind === 'erc20')
+      valid.token = (erc20?.address ?? indexed.world.weth).toLowerCase()
+      // The wallet with the most transactions, so that every list has more than one page.
+      let best = { wallet: indexed.world.wallets[0] as string, count: -1 }
+      for (const wallet of indexed.world.wallets.slice(0, 8)) {
+        const r = await api.get(`/v1/evm/transactions/${wallet}?chain_ids=1&limit=100`)
+        if (r.body.transactions.length > best.count)
+          best = { wallet, count: r.body.transactions.length }
+      }
+      valid.wallet = best.wallet.toLowerCase()
+      console.info(`${dialect} store ready in ${Math.round(performance.now() - started)} ms`)
     })
 
-    const queryEntries = Object.entries(endpoint.query)
-    if (queryEntries.length > 0)
-      test(`error: ${endpoint.name} query parameters with bad values`, async () => {
-        const failures: string[] = []
-        for (const [name, kind] of queryEntries) {
-          const cases =
-            kind === 'limit'
-              ? limitCases(endpoint.max ?? 1000, 1)
-              : kind === 'limit0'
-                ? limitCases(endpoint.max ?? 1000, 0)
-                : CASES[kind]
-          for (const c of cases) {
-            const url = buildUrl(endpoint, [[name, c.value]])
-            const res = await send('GET', url)
-            for (const p of judge({ endpoint, c, res }))
-              failures.push(`${name}=${describeValue(c)}: ${p}`)
-          }
-        }
-        expect(failures).toEqual([])
-      })
+    afterAll(async () => {
+      await api?.close()
+      await t?.drop()
+    })
 
-    const pathEntries = Object.entries(endpoint.pathParams) as [string, PathKind][]
-    if (pathEntries.length > 0)
-      test(`error: ${endpoint.name} path parameters with bad values`, async () => {
-        const failures: string[] = []
-        for (const [name, kind] of pathEntries) {
-          for (const c of PATH_CASES[kind]) {
-            const url = buildUrl(endpoint, [], { [name]: c.value as string })
-            const res = await send('GET', url)
-            for (const p of judge({ endpoint, c, res }))
-              failures.push(`${name}=${describeValue(c)}: ${p}`)
-          }
-        }
-        expect(failures).toEqual([])
-      })
-  }
+    describe('every endpoint and parameter', () => {
+      for (const endpoint of endpoints()) {
+        test(`default: ${endpoint.name} answers a valid request`, async () => {
+          const res = await send('GET', buildUrl(endpoint, []))
+          expect(problems(res)).toEqual([])
+          expect(res.status).toBe(200)
+        })
 
-  test('behavior: a mixed-case address is accepted and answered in lowercase', async () => {
-    const mixed = `0x${[...valid.wallet!.slice(2)].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('')}`
-    const lowerToken = valid.token!
-    const mixedToken = `0x${lowerToken.slice(2).toUpperCase()}`
-    const pairs: [string, (b: any) => unknown][] = [
-      [`/v1/evm/balances/${mixed}?chain_ids=1`, (b) => b.wallet_address],
-      [`/v1/evm/balances/${mixed}/stablecoins?chain_ids=1`, (b) => b.wallet_address],
-      [`/v1/evm/balances/${mixed}/token/${mixedToken}?chain_ids=1`, (b) => b.wallet_address],
-      [`/v1/evm/transactions/${mixed}?chain_ids=1&limit=1`, (b) => b.wallet_address],
-      [`/v1/evm/collectibles/${mixed}?chain_ids=1`, (b) => b.wallet_address],
-      [`/v1/evm/token-info/${mixedToken}?chain_ids=1`, (b) => b.contract_address],
-      [`/v1/evm/token-holders/1/${mixedToken}?limit=1`, (b) => b.token_address],
-    ]
-    for (const [path, pick] of pairs) {
-      const res = await send('GET', path)
-      expect(problems(res), path).toEqual([])
-      expect(res.status, path).toBe(200)
-      const value = pick(res.body)
-      expect(value, path).toBe(String(value).toLowerCase())
-      expect(res.text, path).not.toContain(mixed.slice(2))
-    }
-    const activity = await send(
-      'GET',
-      `/v1/evm/activity/${mixed}?chain_ids=1&token_address=${mixedToken}&limit=5`,
-    )
-    expect(activity.status).toBe(200)
-    for (const item of activity.body.activity) expect(item.token_address).toBe(lowerToken)
-  })
+        const queryEntries = Object.entries(endpoint.query)
+        if (queryEntries.length > 0)
+          test(`error: ${endpoint.name} query parameters with bad values`, async () => {
+            const failures: string[] = []
+            for (const [name, kind] of queryEntries) {
+              const cases =
+                kind === 'limit'
+                  ? limitCases(endpoint.max ?? 1000, 1)
+                  : kind === 'limit0'
+                    ? limitCases(endpoint.max ?? 1000, 0)
+                    : CASES[kind]
+              for (const c of cases) {
+                const url = buildUrl(endpoint, [[name, c.value]])
+                const res = await send('GET', url)
+                for (const p of judge({ endpoint, c, res }))
+                  failures.push(`${name}=${describeValue(c)}: ${p}`)
+              }
+            }
+            expect(failures).toEqual([])
+          })
 
-  test('behavior: unknown and prototype-named parameters are ignored', async () => {
-    for (const q of ['foo=bar', '__proto__=1&constructor=2&toString=3', '__proto__[limit]=1', 'a[b][c]=1']) {
-      const res = await send('GET', `/v1/evm/balances/${valid.wallet}?chain_ids=1&${q}`)
-      expect(problems(res), q).toEqual([])
-      expect([200, 400], q).toContain(res.status)
-    }
-  })
-})
-
-describe('cursors', () => {
-  /** List endpoints with a second page for the chosen wallet/token. */
-  const lists = () =>
-    [
-      { path: `/v1/evm/balances/${valid.wallet}?chain_ids=1`, list: 'balances', warnings: true },
-      { path: `/v1/evm/activity/${valid.wallet}?chain_ids=1`, list: 'activity', warnings: true },
-      {
-        path: `/v1/evm/transactions/${valid.wallet}?chain_ids=1`,
-        list: 'transactions',
-        warnings: true,
-      },
-      {
-        path: `/v1/evm/collectibles/${valid.wallet}?chain_ids=1&filter_spam=false`,
-        list: 'collectibles',
-        warnings: true,
-      },
-      { path: `/v1/evm/token-holders/1/${valid.token}?`, list: 'holders', warnings: false },
-    ] as const
-
-  test('error: edited, foreign and garbage cursors serve the first page', async () => {
-    const failures: string[] = []
-    const cursors: { path: string; cursor: string }[] = []
-    for (const e of lists()) {
-      const first = await send('GET', `${e.path}&limit=1`)
-      const cursor = first.body?.next_offset
-      if (typeof cursor !== 'string') {
-        failures.push(`${e.list}: no second page to test with`)
-        continue
+        const pathEntries = Object.entries(endpoint.pathParams) as [string, PathKind][]
+        if (pathEntries.length > 0)
+          test(`error: ${endpoint.name} path parameters with bad values`, async () => {
+            const failures: string[] = []
+            for (const [name, kind] of pathEntries) {
+              for (const c of PATH_CASES[kind]) {
+                const url = buildUrl(endpoint, [], { [name]: c.value as string })
+                const res = await send('GET', url)
+                for (const p of judge({ endpoint, c, res }))
+                  failures.push(`${name}=${describeValue(c)}: ${p}`)
+              }
+            }
+            expect(failures).toEqual([])
+          })
       }
-      cursors.push({ path: e.path, cursor })
-    }
-    for (const e of lists()) {
-      const first = await send('GET', `${e.path}&limit=2`)
-      const own = cursors.find((c) => c.path === e.path)?.cursor ?? 'x.y'
-      const [payload = '', mac = ''] = own.split('.')
-      const flip = (s: string) => (s.length === 0 ? 'A' : `${s.slice(0, -1)}${s.endsWith('A') ? 'B' : 'A'}`)
-      const edited = [
-        `${flip(payload)}.${mac}`,
-        `${payload}.${flip(mac)}`,
-        `${Buffer.from(JSON.stringify([9e15, 1, 1, 1])).toString('base64url')}.${mac}`,
-        `${Buffer.from('{"c":1,"a":"native"}').toString('base64url')}.${mac}`,
-        `${payload}.`,
-        `.${mac}`,
-        `${payload}${mac}`,
-        own.toUpperCase(),
-        `${own}.${own}`,
+
+      test('behavior: a mixed-case address is accepted and answered in lowercase', async () => {
+        const mixed = `0x${[...valid.wallet!.slice(2)].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('')}`
+        const lowerToken = valid.token!
+        const mixedToken = `0x${lowerToken.slice(2).toUpperCase()}`
+        const pairs: [string, (b: any) => unknown][] = [
+          [`/v1/evm/balances/${mixed}?chain_ids=1`, (b) => b.wallet_address],
+          [`/v1/evm/balances/${mixed}/stablecoins?chain_ids=1`, (b) => b.wallet_address],
+          [`/v1/evm/balances/${mixed}/token/${mixedToken}?chain_ids=1`, (b) => b.wallet_address],
+          [`/v1/evm/transactions/${mixed}?chain_ids=1&limit=1`, (b) => b.wallet_address],
+          [`/v1/evm/collectibles/${mixed}?chain_ids=1`, (b) => b.wallet_address],
+          [`/v1/evm/token-info/${mixedToken}?chain_ids=1`, (b) => b.contract_address],
+          [`/v1/evm/token-holders/1/${mixedToken}?limit=1`, (b) => b.token_address],
+        ]
+        for (const [path, pick] of pairs) {
+          const res = await send('GET', path)
+          expect(problems(res), path).toEqual([])
+          expect(res.status, path).toBe(200)
+          const value = pick(res.body)
+          expect(value, path).toBe(String(value).toLowerCase())
+          if (mixed !== valid.wallet) expect(res.text, path).not.toContain(mixed.slice(2))
+        }
+        const activity = await send(
+          'GET',
+          `/v1/evm/activity/${mixed}?chain_ids=1&token_address=${mixedToken}&limit=5`,
+        )
+        expect(activity.status).toBe(200)
+        for (const item of activity.body.activity) expect(item.token_address).toBe(lowerToken)
+      })
+
+      test('behavior: unknown and prototype-named parameters are ignored', async () => {
+        for (const q of [
+          'foo=bar',
+          '__proto__=1&constructor=2&toString=3',
+          '__proto__[limit]=1',
+          'a[b][c]=1',
+        ]) {
+          const res = await send('GET', `/v1/evm/balances/${valid.wallet}?chain_ids=1&${q}`)
+          expect(problems(res), q).toEqual([])
+          expect([200, 400], q).toContain(res.status)
+        }
+      })
+    })
+
+    describe('cursors', () => {
+      /** List endpoints with a second page for the chosen wallet/token. */
+      const lists = () =>
+        [
+          {
+            path: `/v1/evm/balances/${valid.wallet}?chain_ids=1`,
+            list: 'balances',
+            warnings: true,
+          },
+          {
+            path: `/v1/evm/activity/${valid.wallet}?chain_ids=1`,
+            list: 'activity',
+            warnings: true,
+          },
+          {
+            path: `/v1/evm/transactions/${valid.wallet}?chain_ids=1`,
+            list: 'transactions',
+            warnings: true,
+          },
+          {
+            path: `/v1/evm/collectibles/${valid.wallet}?chain_ids=1&filter_spam=false`,
+            list: 'collectibles',
+            warnings: true,
+          },
+          { path: `/v1/evm/token-holders/1/${valid.token}?`, list: 'holders', warnings: false },
+        ] as const
+
+      test('error: edited, foreign and garbage cursors serve the first page', async () => {
+        const failures: string[] = []
+        const cursors: { path: string; cursor: string }[] = []
+        for (const e of lists()) {
+          const first = await send('GET', `${e.path}&limit=1`)
+          const cursor = first.body?.next_offset
+          if (typeof cursor !== 'string') {
+            failures.push(`${e.list}: no second page to test with`)
+            continue
+          }
+          cursors.push({ path: e.path, cursor })
+        }
+        for (const e of lists()) {
+          const first = await send('GET', `${e.path}&limit=2`)
+          const own = cursors.find((c) => c.path === e.path)?.cursor ?? 'x.y'
+          const [payload = '', mac = ''] = own.split('.')
+          // Edit the first character: the last one of base64 may hold only padding bits.
+          const flip = (s: string) => `${s.startsWith('A') ? 'B' : 'A'}${s.slice(1)}`
+          const edited = [
+            `${flip(payload)}.${mac}`,
+            `${payload}.${flip(mac)}`,
+            `${Buffer.from(JSON.stringify([9e15, 1, 1, 1])).toString('base64url')}.${mac}`,
+            `${Buffer.from(`{"c":1,"a":"0x${'0'.repeat(40)}"}`).toString('base64url')}.${mac}`,
+            `${payload}.`,
+            `.${mac}`,
+            `${payload}${mac}`,
+            own.toUpperCase(),
+          ]
+          const foreign = cursors.filter((c) => c.path !== e.path).map((c) => c.cursor)
+          for (const offset of [...edited, ...foreign]) {
+            const res = await send('GET', `${e.path}&limit=2&offset=${encodeURIComponent(offset)}`)
+            const label = `${e.list} offset=${offset.slice(0, 30)}`
+            for (const p of problems(res)) failures.push(`${label}: ${p}`)
+            if (res.status !== 200) {
+              failures.push(`${label}: status ${res.status}`)
+              continue
+            }
+            if (JSON.stringify(res.body[e.list]) !== JSON.stringify(first.body[e.list]))
+              failures.push(`${label}: not the first page`)
+            if (
+              e.warnings &&
+              !res.body.warnings?.some((w: { code: string }) => w.code === 'INVALID_OFFSET')
+            )
+              failures.push(`${label}: no INVALID_OFFSET warning`)
+          }
+        }
+        expect(failures).toEqual([])
+      })
+
+      test('error: a cursor with extra characters after its MAC is not honoured', async () => {
+        // Issued cursors are `<payload>.<mac>` in canonical base64url. Node's base64 decoder stops
+        // at the first character outside the alphabet and ignores the spare low bits of the last
+        // character, so strings the server never issued decode to an issued MAC unless the
+        // cursor is compared in its canonical form.
+        const failures: string[] = []
+        for (const e of lists()) {
+          const first = await send('GET', `${e.path}&limit=1`)
+          const own = first.body?.next_offset as string
+          const mac = own.split('.')[1] ?? ''
+          const last = mac.at(-1) ?? 'A'
+          // Same 6-bit group but a different character: only the 4 spare bits differ.
+          const sibling = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+          const index = sibling.indexOf(last)
+          const twin = sibling[(index & ~0b1111) | ((index + 1) & 0b1111)] ?? last
+          for (const offset of [
+            `${own}.${own}`,
+            `${own}!`,
+            `${own}.x`,
+            `${own.slice(0, -1)}${twin}`,
+          ]) {
+            const res = await send('GET', `${e.path}&limit=1&offset=${encodeURIComponent(offset)}`)
+            if (JSON.stringify(res.body[e.list]) !== JSON.stringify(first.body[e.list]))
+              failures.push(
+                `${e.list} offset=<issued>${offset.slice(own.length - 1)}: served page 2`,
+              )
+          }
+        }
+        expect(failures).toEqual([])
+      })
+
+      test('behavior: a cursor from another wallet or other filters is not honoured', async () => {
+        const other = indexed.world.wallets
+          .find((w) => w.toLowerCase() !== valid.wallet)!
+          .toLowerCase()
+        const first = await send('GET', `/v1/evm/transactions/${other}?chain_ids=1&limit=1`)
+        expect(first.status).toBe(200)
+        const cursor = first.body.next_offset as string
+        expect(typeof cursor).toBe('string')
+        const mine = await send('GET', `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`)
+        const reused = await send(
+          'GET',
+          `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1&offset=${cursor}`,
+        )
+        expect(reused.body.transactions).toEqual(mine.body.transactions)
+        expect(reused.body.warnings).toContainEqual(
+          expect.objectContaining({ code: 'INVALID_OFFSET' }),
+        )
+        // The chain list is part of the query: chain 8453 is not served here, so `1,8453` is the
+        // same query as `1` and the cursor stays valid.
+        const widened = await send(
+          'GET',
+          `/v1/evm/transactions/${other}?chain_ids=1,8453&limit=1&offset=${cursor}`,
+        )
+        expect(widened.body.warnings).toEqual([
+          expect.objectContaining({ code: 'UNSUPPORTED_CHAIN_IDS' }),
+        ])
+        const act = await send('GET', `/v1/evm/activity/${other}?chain_ids=1&limit=1`)
+        const filtered = await send(
+          'GET',
+          `/v1/evm/activity/${other}?chain_ids=1&limit=1&activity_type=send&offset=${act.body.next_offset}`,
+        )
+        expect(filtered.status).toBe(200)
+        expect(filtered.body.warnings).toContainEqual(
+          expect.objectContaining({ code: 'INVALID_OFFSET' }),
+        )
+      })
+    })
+
+    /** Every path the API serves, as a concrete URL with its required parameters. */
+    function allPaths(): string[] {
+      return [
+        '/health',
+        '/ready',
+        '/metrics',
+        '/openapi.json',
+        ...endpoints().map((e) => buildUrl(e, [])),
       ]
-      const foreign = cursors.filter((c) => c.path !== e.path).map((c) => c.cursor)
-      for (const offset of [...edited, ...foreign]) {
-        const res = await send('GET', `${e.path}&limit=2&offset=${encodeURIComponent(offset)}`)
-        const label = `${e.list} offset=${offset.slice(0, 30)}`
-        for (const p of problems(res)) failures.push(`${label}: ${p}`)
-        if (res.status !== 200) {
-          failures.push(`${label}: status ${res.status}`)
-          continue
+    }
+
+    describe('methods, paths and bodies', () => {
+      test('error: wrong methods on every path are 405 with Allow', async () => {
+        const failures: string[] = []
+        for (const path of allPaths()) {
+          for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND']) {
+            const res = await send(method, path, {
+              ...(method === 'TRACE'
+                ? {}
+                : { headers: { 'content-type': 'application/json' }, body: '{}' }),
+            })
+            const label = `${method} ${path}`
+            for (const p of problems(res)) failures.push(`${label}: ${p}`)
+            if (res.status !== 405) failures.push(`${label}: status ${res.status}`)
+            else if (!String(res.headers.allow).split(', ').includes('GET'))
+              failures.push(`${label}: Allow ${res.headers.allow}`)
+          }
+          const head = await send('HEAD', path)
+          if (head.status !== 200) failures.push(`HEAD ${path}: status ${head.status}`)
         }
-        if (JSON.stringify(res.body[e.list]) !== JSON.stringify(first.body[e.list]))
-          failures.push(`${label}: not the first page`)
-        if (e.warnings && !res.body.warnings?.some((w: { code: string }) => w.code === 'INVALID_OFFSET'))
-          failures.push(`${label}: no INVALID_OFFSET warning`)
-      }
-    }
-    expect(failures).toEqual([])
-  })
-
-  test('behavior: a cursor from another wallet or other filters is not honoured', async () => {
-    const other = indexed.world.wallets.find((w) => w.toLowerCase() !== valid.wallet)!.toLowerCase()
-    const first = await send('GET', `/v1/evm/transactions/${other}?chain_ids=1&limit=1`)
-    expect(first.status).toBe(200)
-    const cursor = first.body.next_offset as string
-    expect(typeof cursor).toBe('string')
-    const mine = await send('GET', `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`)
-    const reused = await send(
-      'GET',
-      `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1&offset=${cursor}`,
-    )
-    expect(reused.body.transactions).toEqual(mine.body.transactions)
-    expect(reused.body.warnings).toContainEqual(expect.objectContaining({ code: 'INVALID_OFFSET' }))
-    // The same wallet, another chain list: a different query.
-    const widened = await send(
-      'GET',
-      `/v1/evm/transactions/${other}?chain_ids=1,8453&limit=1&offset=${cursor}`,
-    )
-    expect(widened.body.warnings).toContainEqual(expect.objectContaining({ code: 'INVALID_OFFSET' }))
-    const act = await send('GET', `/v1/evm/activity/${other}?chain_ids=1&limit=1`)
-    const filtered = await send(
-      'GET',
-      `/v1/evm/activity/${other}?chain_ids=1&limit=1&activity_type=send&offset=${act.body.next_offset}`,
-    )
-    expect(filtered.status).toBe(200)
-    expect(filtered.body.warnings).toContainEqual(expect.objectContaining({ code: 'INVALID_OFFSET' }))
-  })
-})
-
-/** Every path the API serves, as a concrete URL. */
-function allPaths(): string[] {
-  return [
-    '/health',
-    '/ready',
-    '/metrics',
-    '/openapi.json',
-    ...endpoints().map((e) => buildPath(e)),
-  ]
-}
-
-describe('methods, paths and bodies', () => {
-  test('error: wrong methods on every path are 405 with Allow', async () => {
-    const failures: string[] = []
-    for (const path of allPaths()) {
-      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND']) {
-        const res = await send(method, path, {
-          ...(method === 'TRACE' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' }),
-        })
-        const label = `${method} ${path}`
-        for (const p of problems(res)) failures.push(`${label}: ${p}`)
-        if (res.status !== 405) failures.push(`${label}: status ${res.status}`)
-        else if (!String(res.headers.allow).split(', ').includes('GET'))
-          failures.push(`${label}: Allow ${res.headers.allow}`)
-      }
-      const head = await send('HEAD', path)
-      if (head.status !== 200) failures.push(`HEAD ${path}: status ${head.status}`)
-    }
-    expect(failures).toEqual([])
-  })
-
-  test('error: unknown paths are 404 with the documented body', async () => {
-    const failures: string[] = []
-    const unknown = [
-      '/',
-      '/v1',
-      '/v1/evm',
-      '/v1/evm/balances',
-      '/v1/evm/balances/',
-      `/v1/evm/balances/${valid.wallet}/extra`,
-      `/v1/evm/balances/${valid.wallet}/token`,
-      `/v2/evm/balances/${valid.wallet}`,
-      `/V1/EVM/BALANCES/${valid.wallet}`,
-      `//v1/evm/balances/${valid.wallet}`,
-      '/v1/evm/token-holders/1',
-      '/v1/evm/../../etc/passwd',
-      '/%2e%2e/%2e%2e/etc/passwd',
-      `/${EMOJI}`,
-      `/${RTL}`,
-      '/%00',
-      `/${'x/'.repeat(5000)}`,
-      '/beta/svm/balances/abc',
-      '/v1/evm/subscriptions',
-    ]
-    for (const path of unknown) {
-      for (const key of [api.key, null]) {
-        const res = await send('GET', path, { key })
-        const label = `GET ${path.slice(0, 60)} key=${key !== null}`
-        for (const p of problems(res)) failures.push(`${label}: ${p}`)
-        if (res.status !== 404) failures.push(`${label}: status ${res.status}`)
-        if (res.text.length > 1000) failures.push(`${label}: ${res.text.length}-byte body`)
-      }
-    }
-    expect(failures).toEqual([])
-  })
-
-  test('error: a 2 MB body on every path is refused with a documented status', async () => {
-    const failures: string[] = []
-    const big = JSON.stringify({ x: 'x'.repeat(2 * 1024 * 1024) })
-    const statuses = new Map<string, number>()
-    for (const path of [...allPaths(), '/nope']) {
-      for (const method of ['POST', 'PUT', 'GET']) {
-        const res = await send(method, path, {
-          headers: { 'content-type': 'application/json' },
-          body: big,
-        })
-        const label = `${method} ${path}`
-        statuses.set(label, res.status)
-        for (const p of problems(res)) failures.push(`${label}: ${p}`)
-        if (![405, 413, 404, 400].includes(res.status) && !(method === 'GET' && res.status === 200))
-          failures.push(`${label}: status ${res.status}`)
-      }
-    }
-    console.info('2 MB body statuses:', Object.fromEntries(statuses))
-    expect(failures).toEqual([])
-  })
-})
-
-describe('keys, quota and rate', () => {
-  const metered = () => endpoints().filter((e) => e.metered)
-
-  test('error: missing, empty, wrong, oversized and revoked keys are 401', async () => {
-    const revoked = await api.ctx.accounts.createKey({ name: 'revoked' })
-    await api.ctx.accounts.revokeKey(revoked.info.id)
-    const failures: string[] = []
-    const cases: [string, string | null, string][] = [
-      ['missing', null, 'missing API key'],
-      ['empty', '', 'missing API key'],
-      ['wrong', 'scry_nope', 'invalid API key'],
-      ['almost', `${api.key.slice(0, -1)}x`, 'invalid API key'],
-      ['10 KB', KB10, 'invalid API key'],
-      ['revoked', revoked.key, 'invalid API key'],
-    ]
-    for (const e of [...metered(), endpoints().find((x) => x.name === 'status')!]) {
-      for (const [label, key, error] of cases) {
-        const res = await send('GET', buildUrl(e, []), { key })
-        for (const p of problems(res)) failures.push(`${e.name} ${label}: ${p}`)
-        if (res.status !== 401 || res.body?.error !== error)
-          failures.push(`${e.name} ${label}: ${res.status} ${res.text.slice(0, 100)}`)
-      }
-      // A bad request without a key is still 401: the key is checked first.
-      const bad = await send('GET', `${buildPath(e, { address: 'nope' })}?limit=-1`, { key: null })
-      if (bad.status !== 401 && bad.status !== 404) failures.push(`${e.name} bad+nokey: ${bad.status}`)
-    }
-    for (const path of ['/health', '/v1/evm/supported-chains', '/openapi.json']) {
-      const res = await send('GET', path, { key: null })
-      for (const p of problems(res)) failures.push(`${path} public: ${p}`)
-      if (res.status !== 200) failures.push(`${path} without a key: ${res.status}`)
-    }
-    expect(failures).toEqual([])
-  })
-
-  test('error: over quota is 402 with the documented body and nothing is charged', async () => {
-    const { key, info } = await api.ctx.accounts.createKey({ name: 'no quota', cuQuota: 0 })
-    const failures: string[] = []
-    for (const e of metered()) {
-      const res = await send('GET', buildUrl(e, []), { key })
-      for (const p of problems(res)) failures.push(`${e.name}: ${p}`)
-      if (res.status !== 402) failures.push(`${e.name}: status ${res.status}`)
-      // Bad input is a 400 first: validation runs before metering.
-      const bad = await send('GET', buildUrl(e, [], { address: '0x12' }), { key })
-      if (bad.status !== 400) failures.push(`${e.name} bad input: status ${bad.status}`)
-    }
-    const free = await send('GET', '/v1/evm/supported-chains', { key })
-    expect([free.status, free.headers['x-compute-units-cost']]).toEqual([200, '0'])
-    expect(failures).toEqual([])
-
-    // One unit left: a 1-unit request passes, a 3-unit one is refused, uncharged.
-    const one = await api.ctx.accounts.createKey({ name: 'one unit', cuQuota: 1 })
-    const activity = await send('GET', `/v1/evm/activity/${valid.wallet}?chain_ids=1`, { key: one.key })
-    expect([activity.status, activity.body]).toEqual([402, QUOTA_BODY])
-    const tx = await send('GET', `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`, {
-      key: one.key,
-    })
-    expect([tx.status, tx.headers['x-compute-units-cost']]).toEqual([200, '1'])
-    const again = await send('GET', `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`, {
-      key: one.key,
-    })
-    expect([again.status, again.body]).toEqual([402, QUOTA_BODY])
-
-    await api.ctx.meter.flush()
-    const usage = await t.store.db
-      .selectFrom('usage')
-      .select(['account_id', 'cu_used'])
-      .where('account_id', 'in', [info.accountId, one.info.accountId])
-      .execute()
-    expect(usage).toEqual([{ account_id: one.info.accountId, cu_used: 1 }])
-  })
-
-  test('error: over the rate is 429 with Retry-After and X-RateLimit-*', async () => {
-    const { key } = await api.ctx.accounts.createKey({ name: 'slow', rps: 1 })
-    const path = `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`
-    const burst = await Promise.all(Array.from({ length: 8 }, () => send('GET', path, { key })))
-    const failures = burst.flatMap((r) => problems(r))
-    expect(failures).toEqual([])
-    const limited = burst.filter((r) => r.status === 429)
-    expect(limited.length).toBeGreaterThanOrEqual(6)
-    expect(burst.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1)
-    for (const r of burst) {
-      expect(r.headers['x-ratelimit-limit']).toBe('1')
-      expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/)
-      expect(r.headers['x-ratelimit-reset']).toMatch(/^\d+$/)
-    }
-    for (const r of limited) {
-      expect(r.headers['retry-after']).toMatch(/^\d+$/)
-      expect(r.headers['x-ratelimit-remaining']).toBe('0')
-      expect(r.headers['x-compute-units-cost']).toBeUndefined()
-    }
-  })
-})
-
-describe('malformed requests Fastify answers before the routes', () => {
-  test('error: bad percent-encoding in a path is the documented 400 with X-Request-Id', async () => {
-    const failures: string[] = []
-    for (const bad of ['%ZZ', '%C0%AF', '%E0%A4%A', '%']) {
-      for (const path of [
-        `/v1/evm/balances/${bad}`,
-        `/v1/evm/balances/${valid.wallet}${bad}`,
-        `/v1/evm/token-holders/${bad}/${valid.token}`,
-        `/nope/${bad}`,
-      ]) {
-        const res = await send('GET', path)
-        for (const p of problems(res)) failures.push(`${path}: ${p}`)
-        if (res.status !== 400 && res.status !== 404) failures.push(`${path}: status ${res.status}`)
-      }
-    }
-    expect(failures).toEqual([])
-  })
-
-  test('error: a path parameter over the router limit is the documented 400', async () => {
-    const failures: string[] = []
-    for (const path of [
-      `/v1/evm/balances/${KB10}`,
-      `/v1/evm/activity/${'a'.repeat(501)}`,
-      `/v1/evm/token-holders/1/${KB10}`,
-    ]) {
-      const res = await send('GET', path)
-      for (const p of problems(res)) failures.push(`${path.slice(0, 40)}: ${p}`)
-      if (res.status !== 400 && res.status !== 404)
-        failures.push(`${path.slice(0, 40)}: status ${res.status}`)
-      if (res.text.length > 1000) failures.push(`${path.slice(0, 40)}: echoes ${res.text.length} bytes`)
-    }
-    expect(failures).toEqual([])
-  })
-
-  test('error: malformed JSON and odd content types on a GET path never 5xx', async () => {
-    for (const [type, body] of [
-      ['application/json', '{'],
-      ['application/json', '\u0000'],
-      ['text/plain', 'x'],
-      ['application/x-www-form-urlencoded', 'a=1'],
-      ['multipart/form-data; boundary=x', '--x--'],
-    ] as const) {
-      const res = await send('GET', `/v1/evm/balances/${valid.wallet}?chain_ids=1`, {
-        headers: { 'content-type': type },
-        body,
+        expect(failures).toEqual([])
       })
-      expect(problems(res), type).toEqual([])
-    }
-  })
-})
 
-describe('after all of it', () => {
-  test('default: the server is healthy and no response broke the rules', async () => {
-    const health = await send('GET', '/health', { key: null })
-    expect([health.status, health.body]).toEqual([200, { status: 'ok' }])
-    const ready = await send('GET', '/ready', { key: null })
-    expect(ready.status).toBe(200)
-    const broken = seen
-      .filter(({ res }) => res.status >= 500 || STACK.test(res.text))
-      .map(({ label, res }) => `${label}: ${res.status} ${res.text.slice(0, 100)}`)
-    expect(broken).toEqual([])
-    console.info(`${seen.length} requests checked`)
+      test('error: unknown paths are 404 with the documented body', async () => {
+        const failures: string[] = []
+        const unknown = [
+          '/',
+          '/v1',
+          '/v1/evm',
+          '/v1/evm/balances',
+          '/v1/evm/balances/',
+          `/v1/evm/balances/${valid.wallet}/extra`,
+          `/v1/evm/balances/${valid.wallet}/token`,
+          `/v2/evm/balances/${valid.wallet}`,
+          `/V1/EVM/BALANCES/${valid.wallet}`,
+          `//v1/evm/balances/${valid.wallet}`,
+          '/v1/evm/token-holders/1',
+          '/v1/evm/../../etc/passwd',
+          '/%2e%2e/%2e%2e/etc/passwd',
+          `/${EMOJI}`,
+          `/${RTL}`,
+          '/%00',
+          `/${'x/'.repeat(5000)}`,
+          '/beta/svm/balances/abc',
+          '/v1/evm/subscriptions',
+        ]
+        for (const path of unknown) {
+          for (const key of [api.key, null]) {
+            const res = await send('GET', path, { key })
+            const label = `GET ${path.slice(0, 60)} key=${key !== null}`
+            for (const p of problems(res)) failures.push(`${label}: ${p}`)
+            if (res.status !== 404) failures.push(`${label}: status ${res.status}`)
+            if (res.text.length > 1000) failures.push(`${label}: ${res.text.length}-byte body`)
+          }
+        }
+        expect(failures).toEqual([])
+      })
+
+      test('error: a 2 MB body on every path is refused with a documented status', async () => {
+        const failures: string[] = []
+        const big = JSON.stringify({ x: 'x'.repeat(2 * 1024 * 1024) })
+        const statuses = new Map<string, number>()
+        for (const path of [...allPaths(), '/nope']) {
+          for (const method of ['POST', 'PUT', 'GET']) {
+            const res = await send(method, path, {
+              headers: { 'content-type': 'application/json' },
+              body: big,
+            })
+            const label = `${method} ${path}`
+            statuses.set(label, res.status)
+            for (const p of problems(res)) failures.push(`${label}: ${p}`)
+            if (
+              ![405, 413, 404, 400].includes(res.status) &&
+              !(method === 'GET' && res.status === 200)
+            )
+              failures.push(`${label}: status ${res.status}`)
+          }
+        }
+        console.info('2 MB body statuses:', Object.fromEntries(statuses))
+        expect(failures).toEqual([])
+      })
+    })
+
+    describe('keys, quota and rate', () => {
+      const metered = () => endpoints().filter((e) => e.metered)
+
+      test('error: missing, empty, wrong, oversized and revoked keys are 401', async () => {
+        const revoked = await api.ctx.accounts.createKey({ name: 'revoked' })
+        await api.ctx.accounts.revokeKey(revoked.info.id)
+        const failures: string[] = []
+        const cases: [string, string | null, string][] = [
+          ['missing', null, 'missing API key'],
+          ['empty', '', 'missing API key'],
+          ['wrong', 'scry_nope', 'invalid API key'],
+          [
+            'almost',
+            `${api.key.slice(0, -1)}${api.key.endsWith('x') ? 'y' : 'x'}`,
+            'invalid API key',
+          ],
+          ['10 KB', KB10, 'invalid API key'],
+          ['revoked', revoked.key, 'invalid API key'],
+        ]
+        for (const e of [...metered(), endpoints().find((x) => x.name === 'status')!]) {
+          for (const [label, key, error] of cases) {
+            const res = await send('GET', buildUrl(e, []), { key })
+            for (const p of problems(res)) failures.push(`${e.name} ${label}: ${p}`)
+            if (res.status !== 401 || res.body?.error !== error)
+              failures.push(`${e.name} ${label}: ${res.status} ${res.text.slice(0, 100)}`)
+          }
+          // A bad request without a key is still 401: the key is checked first.
+          const bad = await send('GET', `${buildPath(e, { address: 'nope' })}?limit=-1`, {
+            key: null,
+          })
+          if (bad.status !== 401 && bad.status !== 404)
+            failures.push(`${e.name} bad+nokey: ${bad.status}`)
+        }
+        for (const path of ['/health', '/v1/evm/supported-chains', '/openapi.json']) {
+          const res = await send('GET', path, { key: null })
+          for (const p of problems(res)) failures.push(`${path} public: ${p}`)
+          if (res.status !== 200) failures.push(`${path} without a key: ${res.status}`)
+        }
+        expect(failures).toEqual([])
+      })
+
+      test('error: over quota is 402 with the documented body and nothing is charged', async () => {
+        const { key, info } = await api.ctx.accounts.createKey({ name: 'no quota', cuQuota: 0 })
+        const failures: string[] = []
+        for (const e of metered()) {
+          const res = await send('GET', buildUrl(e, []), { key })
+          for (const p of problems(res)) failures.push(`${e.name}: ${p}`)
+          if (res.status !== 402) failures.push(`${e.name}: status ${res.status}`)
+          // Bad input is a 400 first: validation runs before metering.
+          const bad = await send('GET', buildUrl(e, [], { address: '0x12' }), { key })
+          if (bad.status !== 400) failures.push(`${e.name} bad input: status ${bad.status}`)
+        }
+        const free = await send('GET', '/v1/evm/supported-chains', { key })
+        expect([free.status, free.headers['x-compute-units-cost']]).toEqual([200, '0'])
+        expect(failures).toEqual([])
+
+        // One unit left: a 1-unit request passes, a 3-unit one is refused, uncharged.
+        const one = await api.ctx.accounts.createKey({ name: 'one unit', cuQuota: 1 })
+        const activity = await send('GET', `/v1/evm/activity/${valid.wallet}?chain_ids=1`, {
+          key: one.key,
+        })
+        expect([activity.status, activity.body]).toEqual([402, QUOTA_BODY])
+        const tx = await send('GET', `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`, {
+          key: one.key,
+        })
+        expect([tx.status, tx.headers['x-compute-units-cost']]).toEqual([200, '1'])
+        const again = await send(
+          'GET',
+          `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`,
+          {
+            key: one.key,
+          },
+        )
+        expect([again.status, again.body]).toEqual([402, QUOTA_BODY])
+
+        await api.ctx.meter.flush()
+        const usage = await t.store.db
+          .selectFrom('usage')
+          .select(['account_id', 'cu_used'])
+          .where('account_id', 'in', [info.accountId, one.info.accountId])
+          .execute()
+        expect(usage).toEqual([{ account_id: one.info.accountId, cu_used: 1 }])
+      })
+
+      test('error: over the rate is 429 with Retry-After and X-RateLimit-*', async () => {
+        const { key } = await api.ctx.accounts.createKey({ name: 'slow', rps: 1 })
+        const path = `/v1/evm/transactions/${valid.wallet}?chain_ids=1&limit=1`
+        const burst = await Promise.all(Array.from({ length: 8 }, () => send('GET', path, { key })))
+        const failures = burst.flatMap((r) => problems(r))
+        expect(failures).toEqual([])
+        const limited = burst.filter((r) => r.status === 429)
+        expect(limited.length).toBeGreaterThanOrEqual(6)
+        expect(burst.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1)
+        for (const r of burst) {
+          expect(r.headers['x-ratelimit-limit']).toBe('1')
+          expect(r.headers['x-ratelimit-remaining']).toMatch(/^\d+$/)
+          expect(r.headers['x-ratelimit-reset']).toMatch(/^\d+$/)
+        }
+        for (const r of limited) {
+          expect(r.headers['retry-after']).toMatch(/^\d+$/)
+          expect(r.headers['x-ratelimit-remaining']).toBe('0')
+          expect(r.headers['x-compute-units-cost']).toBeUndefined()
+        }
+      })
+    })
+
+    describe('malformed requests Fastify answers before the routes', () => {
+      test('error: bad percent-encoding in a path is the documented 400 with X-Request-Id', async () => {
+        const failures: string[] = []
+        for (const bad of ['%ZZ', '%C0%AF', '%E0%A4%A', '%']) {
+          for (const path of [
+            `/v1/evm/balances/${bad}`,
+            `/v1/evm/balances/${valid.wallet}${bad}`,
+            `/v1/evm/token-holders/${bad}/${valid.token}`,
+            `/nope/${bad}`,
+          ]) {
+            const res = await send('GET', path)
+            for (const p of problems(res)) failures.push(`${path}: ${p}`)
+            if (res.status !== 400 && res.status !== 404)
+              failures.push(`${path}: status ${res.status}`)
+          }
+        }
+        expect(failures).toEqual([])
+      })
+
+      test('error: a path parameter over the router limit is the documented 400', async () => {
+        const failures: string[] = []
+        for (const path of [
+          `/v1/evm/balances/${KB10}`,
+          `/v1/evm/activity/${'a'.repeat(501)}`,
+          `/v1/evm/token-holders/1/${KB10}`,
+        ]) {
+          const res = await send('GET', path)
+          for (const p of problems(res)) failures.push(`${path.slice(0, 40)}: ${p}`)
+          if (res.status !== 400 && res.status !== 404)
+            failures.push(`${path.slice(0, 40)}: status ${res.status}`)
+          if (res.text.length > 1000)
+            failures.push(`${path.slice(0, 40)}: echoes ${res.text.length} bytes`)
+        }
+        expect(failures).toEqual([])
+      })
+
+      test('error: malformed JSON and odd content types on a GET path never 5xx', async () => {
+        for (const [type, body] of [
+          ['application/json', '{'],
+          ['application/json', '\u0000'],
+          ['text/plain', 'x'],
+          ['application/x-www-form-urlencoded', 'a=1'],
+          ['multipart/form-data; boundary=x', '--x--'],
+        ] as const) {
+          const res = await send('GET', `/v1/evm/balances/${valid.wallet}?chain_ids=1`, {
+            headers: { 'content-type': type },
+            body,
+          })
+          expect(problems(res), type).toEqual([])
+        }
+      })
+    })
+
+    describe('after all of it', () => {
+      test('default: the server is healthy and no response broke the rules', async () => {
+        const health = await send('GET', '/health', { key: null })
+        expect([health.status, health.body]).toEqual([200, { status: 'ok' }])
+        const ready = await send('GET', '/ready', { key: null })
+        expect(ready.status).toBe(200)
+        const broken = seen
+          .filter(({ res }) => res.status >= 500 || STACK.test(res.text))
+          .map(({ label, res }) => `${label}: ${res.status} ${res.text.slice(0, 100)}`)
+        expect(broken).toEqual([])
+        console.info(`${seen.length} requests checked`)
+      })
+    })
   })
-})
 
 describe('store failure', () => {
   test('error: a closed store answers the documented 500/503 body, never a stack', async () => {
@@ -1087,7 +1197,8 @@ describe('store failure', () => {
         const code = res.status === 503 ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR'
         if (res.body?.error?.code !== code || typeof res.body?.error?.message !== 'string')
           failures.push(`${path}: body ${text.slice(0, 200)}`)
-        if (res.status === 503 && !res.headers.get('retry-after')) failures.push(`${path}: no Retry-After`)
+        if (res.status === 503 && !res.headers.get('retry-after'))
+          failures.push(`${path}: no Retry-After`)
         if (STACK.test(text) || /destroyed|sqlite|kysely/i.test(text))
           failures.push(`${path}: internals in ${text.slice(0, 200)}`)
         if (!res.headers.get('x-request-id')) failures.push(`${path}: no X-Request-Id`)
@@ -1101,6 +1212,65 @@ describe('store failure', () => {
     } finally {
       await broken.app.close()
       await dead.drop().catch(() => {})
+    }
+  })
+
+  test('error: PostgreSQL going away is 503 UNAVAILABLE with Retry-After, never a stack', async () => {
+    const database = await createTestDatabase('postgres')
+    const target = new URL(database.url)
+    // A TCP hop between the API and PostgreSQL that can be cut, as a network or server outage.
+    const sockets = new Set<Socket>()
+    const hop = createServer((client) => {
+      const upstream = connect(Number(target.port || 5432), target.hostname)
+      for (const s of [client, upstream]) {
+        sockets.add(s)
+        s.on('error', () => {})
+        s.on('close', () => sockets.delete(s))
+      }
+      client.pipe(upstream).pipe(client)
+      client.on('close', () => upstream.destroy())
+      upstream.on('close', () => client.destroy())
+    })
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve))
+    const via = new URL(database.url)
+    via.host = `127.0.0.1:${(hop.address() as AddressInfo).port}`
+    const store = createStore({ url: via.toString() })
+    await store.migrate()
+    const broken = await createTestApi({
+      store,
+      chains: [testChainConfig({ chainId: 1, rpc: ['http://127.0.0.1:1'] })],
+    })
+    try {
+      const wallet = `0x${'a'.repeat(40)}`
+      const warm = await broken.get(`/v1/evm/transactions/${wallet}?chain_ids=1`)
+      expect(warm.status).toBe(200)
+      hop.close()
+      for (const s of sockets) s.destroy()
+      const failures: string[] = []
+      for (const path of [
+        `/v1/evm/balances/${wallet}?chain_ids=1`,
+        `/v1/evm/activity/${wallet}?chain_ids=1`,
+        `/v1/evm/transactions/${wallet}?chain_ids=1`,
+        `/v1/evm/collectibles/${wallet}?chain_ids=1`,
+        `/v1/evm/token-info/${wallet}?chain_ids=1`,
+        `/v1/evm/token-holders/1/${wallet}`,
+        '/v1/status',
+      ]) {
+        const res = await broken.get(path)
+        const text = JSON.stringify(res.body)
+        if (res.status !== 503 || res.body?.error?.code !== 'UNAVAILABLE')
+          failures.push(`${path}: ${res.status} ${text.slice(0, 160)}`)
+        else if (!res.headers.get('retry-after')) failures.push(`${path}: no Retry-After`)
+        if (STACK.test(text) || /ECONN|127\.0\.0\.1|postgres/i.test(text))
+          failures.push(`${path}: internals in ${text.slice(0, 160)}`)
+      }
+      const ready = await broken.get('/ready', { key: null })
+      expect(ready.status).toBe(503)
+      expect(failures).toEqual([])
+    } finally {
+      await broken.app.close()
+      await store.close().catch(() => {})
+      await database.drop()
     }
   })
 })
