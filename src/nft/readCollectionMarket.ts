@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { ZERO_ADDRESS } from '../evm/derive/deriveHistory.ts'
+import { ZERO_ADDRESS } from '../evm/derive/zeroAddress.ts'
 import type { Database } from '../store/schema.ts'
 import { TRADE_VOLUME_SATURATION, UNIQUE_TRADERS_SATURATION } from './scoreCollection.ts'
 

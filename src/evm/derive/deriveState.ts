@@ -3,8 +3,8 @@ import type { StateChange } from '../../store/stateTables.ts'
 import { fromU256, toU256 } from '../../store/u256.ts'
 import type { BatchReads, LoadedState } from '../read/readBatchState.ts'
 import type { Address } from '../types.ts'
-import { ZERO_ADDRESS } from './deriveHistory.ts'
 import type { Touched } from './touched.ts'
+import { ZERO_ADDRESS } from './zeroAddress.ts'
 
 /**
  * Pure: the state rows a batch leaves behind, from what it touched, what the store had and
