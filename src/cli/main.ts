@@ -131,7 +131,10 @@ function createProgram({
     .requiredOption('--name <name>', 'a name for the ABI (replaces one of the same name)')
     .requiredOption('--file <path>', 'the ABI JSON file')
     .option('--config <path>', 'config file (default: ./scry.config.ts or ./scry.config.json)')
-    .option('--database <url|path>', 'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)')
+    .option(
+      '--database <url|path>',
+      'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
+    )
     .option('--data-dir <path>', 'directory for local state (default: .scry)')
     .action((options: Record<string, unknown>) => {
       const { name, file, ...flags } = options

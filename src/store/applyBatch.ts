@@ -116,8 +116,11 @@ export async function writeState({
   caps: DialectCaps
   changes: readonly StateChange[]
 }): Promise<void> {
+  // One change per key (the last): PostgreSQL refuses an upsert that touches a row twice.
+  const last = new Map<string, StateChange>()
+  for (const change of changes) last.set(`${change.table}|${JSON.stringify(change.key)}`, change)
   const byTable = new Map<StateTable, { upserts: object[]; deletes: object[] }>()
-  for (const change of changes) {
+  for (const change of last.values()) {
     let group = byTable.get(change.table)
     if (!group) {
       group = { upserts: [], deletes: [] }

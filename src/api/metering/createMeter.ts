@@ -39,18 +39,25 @@ export function createMeter({
     const period = currentPeriod()
     const batch = [...pending]
     pending.clear()
-    for (const [accountId, cost] of batch) {
-      await store.db
-        .insertInto('usage')
-        .values({ account_id: accountId, period, cu_used: cost })
-        .onConflict((oc) =>
-          oc
-            .columns(['account_id', 'period'])
-            .doUpdateSet({ cu_used: sql`usage.cu_used + ${cost}` }),
-        )
-        .execute()
+    for (const [i, [accountId, cost]] of batch.entries()) {
+      try {
+        await write(accountId, cost, period)
+      } catch (error) {
+        // Nothing is lost: the unwritten charges wait for the next flush.
+        for (const [id, c] of batch.slice(i)) pending.set(id, (pending.get(id) ?? 0) + c)
+        throw error
+      }
       used.delete(accountId)
     }
+  }
+  async function write(accountId: string, cost: number, period: string) {
+    await store.db
+      .insertInto('usage')
+      .values({ account_id: accountId, period, cu_used: cost })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'period']).doUpdateSet({ cu_used: sql`usage.cu_used + ${cost}` }),
+      )
+      .execute()
   }
   const flush = () => {
     flushing = flushing.then(flushNow, flushNow)

@@ -25,6 +25,7 @@ export type RpcTransactionJson = {
 }
 export type RpcReceiptJson = {
   transactionHash: Hex
+  blockHash?: Hex
   transactionIndex: Hex
   status?: Hex
   gasUsed: Hex
@@ -67,6 +68,11 @@ export function parseBlock({
     const receipt = byHash.get(tx.hash.toLowerCase())
     if (!receipt) {
       throw new RetryableError(`Receipt missing for transaction ${tx.hash} in block ${number}.`)
+    }
+    // After a reorg a sibling block can hold the same transactions: the receipt must be this
+    // block's (nodes behind a load balancer may answer from different branches).
+    if (receipt.blockHash && receipt.blockHash.toLowerCase() !== block.hash.toLowerCase()) {
+      throw new RetryableError(`Receipt of ${tx.hash} is from another block than ${block.hash}.`)
     }
     const index = Number(tx.transactionIndex)
     const logs = receipt.logs.map(

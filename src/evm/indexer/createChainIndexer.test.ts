@@ -226,5 +226,76 @@ for (const dialect of DIALECTS) {
       await run.synced({ block: Number(next.number), hash: next.hash, timeoutMs: 10_000 })
       await run.stop()
     })
+
+    test('behavior: a node that falls behind on the same branch is waited for, not reverted', async () => {
+      t = await createTestStore(dialect)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl] }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      for (let i = 0; i < 4; i++) {
+        await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+      }
+      const before = await client.getBlock()
+      await run.synced({ block: Number(before.number), hash: before.hash })
+      // The node drops its last 3 blocks (like a lagging fallback endpoint), keeps the rest.
+      await client.request({ method: 'anvil_rollback' as never, params: [3] as never })
+      await new Promise((r) => setTimeout(r, 500))
+      expect(await t.store.getCheckpoint(31337)).toMatchObject({
+        blockNumber: Number(before.number),
+      })
+      // Then it moves on along another branch: that one is a reorg, handled as usual.
+      for (let i = 0; i < 4; i++) {
+        await send({ account: accounts[2]!, to: accounts[3]!.address, value: 2n, chain: null })
+      }
+      const next = await client.getBlock()
+      await run.synced({ block: Number(next.number), hash: next.hash })
+      await run.stop()
+      const { mismatches } = await compareWithNode({
+        store: t.store,
+        rpcUrl: anvil.rpcUrl,
+        chainId: 31337,
+        block: next.number,
+        wallets: accounts.map((a) => a.address),
+      })
+      expect(mismatches).toEqual([])
+    })
+
+    test('behavior: starting after a token was minted does not mistake it for a rebasing token', async () => {
+      t = await createTestStore(dialect)
+      const token = await deployToken()
+      await tokenCall(token, 0, 'mint', [accounts[1]!.address, 1000n])
+      const start = Number(await client.getBlockNumber()) + 1
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl], startBlock: start }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      await tokenCall(token, 1, 'transfer', [accounts[2]!.address, 100n])
+      const head = await client.getBlock()
+      await run.synced({ block: Number(head.number), hash: head.hash })
+      await run.stop()
+      const row = await t.store.db
+        .selectFrom('tokens')
+        .selectAll()
+        .where('address', '=', token.toLowerCase())
+        .executeTakeFirstOrThrow()
+      expect(row.rebasing).toBe(0)
+      const holders = await t.store.db
+        .selectFrom('token_balances')
+        .select(['address', 'balance'])
+        .where('token', '=', token.toLowerCase())
+        .orderBy('address')
+        .execute()
+      expect(holders.map((h) => [h.address, BigInt(`0x${h.balance}`)])).toEqual(
+        [
+          [accounts[1]!.address.toLowerCase(), 900n],
+          [accounts[2]!.address.toLowerCase(), 100n],
+        ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      )
+    })
   })
 }

@@ -220,6 +220,18 @@ export function createChainIndexer({
         const checkpoint = await store.getCheckpoint(chainId)
         // A new branch no longer than ours (or a node that resynced) shows only here: the
         // parent-hash check in catchUp needs a block past our checkpoint.
+        if (checkpoint && checkpoint.blockNumber > headBlock) {
+          const ours = await store.getBlockHash({ chainId, blockNumber: headBlock })
+          if (ours === latest.hash) {
+            // Same branch, the node is only behind (a lagging fallback endpoint): wait for it.
+            log.warn(
+              { indexed_block: checkpoint.blockNumber, node_head: headBlock },
+              'The node is behind the indexed block; waiting',
+            )
+            await sleep(chain.pollIntervalMs, signal)
+            continue
+          }
+        }
         if (
           checkpoint &&
           (checkpoint.blockNumber > headBlock ||

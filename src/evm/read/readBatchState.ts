@@ -203,9 +203,14 @@ export async function readBatchState({
       prevSupply !== undefined &&
       nowSupply !== undefined &&
       nowSupply - prevSupply !== flow.minted - flow.burned
+    // A token first seen now with no supply before the batch was born in the indexed range:
+    // every holder started at zero. Otherwise only holders Scry already tracks are compared
+    // (with startBlock > 0, one without a row may have held the token all along).
+    const bornHere = before.get(token) === 0n
     for (const [holder, f] of touched.erc20.get(token) ?? []) {
       if (odd) break
       const prev = balances.get(pairKey(token, holder))
+      if (!prev && !bornHere) continue
       const expected = (prev ? fromU256(prev.balance) : 0n) + f.inflow - f.outflow
       odd = expected !== erc20Balances.get(pairKey(token, holder))
     }

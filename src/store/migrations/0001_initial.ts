@@ -212,7 +212,7 @@ export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> 
 
   await db.schema
     .createTable('undo_log')
-    .addColumn('id', 'integer', caps.autoId)
+    .addColumn('id', caps.intType, caps.autoId)
     .addColumn('chain_id', int, (c) => c.notNull())
     .addColumn('from_block', int, (c) => c.notNull())
     .addColumn('to_block', int, (c) => c.notNull())

@@ -34,6 +34,13 @@ export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> 
     .addColumn('fetched_at', int)
     .addPrimaryKeyConstraint('nft_metadata_pk', ['chain_id', 'contract', 'token_id'])
     .execute()
+  // A collection's or token's transfers (spam-score market features).
+  await db.schema
+    .createIndex('transfers_by_token')
+    .on('transfers')
+    .columns(['chain_id', 'token', 'kind'])
+    .execute()
+
   // The worker's queue: pending rows due first.
   await db.schema
     .createIndex('nft_metadata_due')
