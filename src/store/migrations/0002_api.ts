@@ -42,6 +42,13 @@ export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> 
     .on('activity')
     .columns(['address', 'block_time', 'chain_id', 'block_number', 'seq'])
     .execute()
+  // A wallet's token balances with the balance in the index: without it SQLite (which keeps no
+  // statistics) prefers token_balances_holders on chain_id alone and reads the whole chain.
+  await db.schema
+    .createIndex('token_balances_by_wallet')
+    .on('token_balances')
+    .columns(['address', 'chain_id', 'token', 'balance'])
+    .execute()
   await db.schema
     .createIndex('address_transactions_by_time')
     .on('address_transactions')
