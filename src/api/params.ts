@@ -111,3 +111,33 @@ export const INVALID_OFFSET: Warning = {
 export function formatTime(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
 }
+
+const MAX_HISTORICAL_PRICES = 3
+const HOURS = /^[0-9]{1,7}$/
+const NUMERIC = /^[0-9]+$/
+
+/** 1 to 3 comma-separated whole numbers of hours; `undefined` when not asked for. */
+export function parseHistoricalPrices(input: string | undefined): number[] | undefined {
+  if (input === undefined) return undefined
+  const parts = input.split(',').map((p) => p.trim())
+  if (parts.length > MAX_HISTORICAL_PRICES || parts.some((p) => !HOURS.test(p))) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      `Invalid historical_prices: expected 1 to ${MAX_HISTORICAL_PRICES} comma-separated whole numbers of hours.`,
+    )
+  }
+  return parts.map(Number)
+}
+
+/** Exactly one numeric chain id: missing, a list, a tag or a name → 400. */
+export function parseSingleChainId(input: string | undefined): number {
+  const value = input?.trim() ?? ''
+  const chainId = Number(value)
+  if (!NUMERIC.test(value) || !Number.isSafeInteger(chainId)) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      'Invalid chain_ids: this endpoint takes exactly one numeric chain id (no list, tag or chain name).',
+    )
+  }
+  return chainId
+}

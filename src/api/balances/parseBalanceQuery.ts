@@ -9,9 +9,6 @@ import type { BalancePosition } from './readBalances.ts'
 export const METADATA_VALUES = ['logo', 'url', 'pools'] as const
 export type MetadataValue = (typeof METADATA_VALUES)[number]
 
-const MAX_HISTORICAL_PRICES = 3
-const HOURS = /^[0-9]{1,7}$/
-const NUMERIC = /^[0-9]+$/
 const TOKEN_ADDRESS = /^0x[0-9a-f]{40}$/
 
 /** `filter_type`, or its alias `filters`; both given and different → 400. */
@@ -50,30 +47,6 @@ export function parseMetadata(input: string | undefined): MetadataValue[] {
 }
 
 /** 1 to 3 comma-separated whole numbers of hours in the past; `undefined` when absent. */
-export function parseHistoricalPrices(input: string | undefined): number[] | undefined {
-  if (input === undefined) return undefined
-  const parts = input.split(',').map((p) => p.trim())
-  if (parts.length > MAX_HISTORICAL_PRICES || parts.some((p) => !HOURS.test(p))) {
-    throw new ApiError(
-      'BAD_REQUEST',
-      `Invalid historical_prices: expected 1 to ${MAX_HISTORICAL_PRICES} comma-separated whole numbers of hours.`,
-    )
-  }
-  return parts.map(Number)
-}
-
-/** Exactly one numeric chain id: missing, a list, a tag or a name → 400. */
-export function parseSingleChainId(input: string | undefined): number {
-  const value = input?.trim() ?? ''
-  const chainId = Number(value)
-  if (!NUMERIC.test(value) || !Number.isSafeInteger(chainId)) {
-    throw new ApiError(
-      'BAD_REQUEST',
-      'Invalid chain_ids: this endpoint takes exactly one numeric chain id (no list, tag or chain name).',
-    )
-  }
-  return chainId
-}
 
 /**
  * The keyset position of `offset` for this query, or the first page plus `INVALID_OFFSET`

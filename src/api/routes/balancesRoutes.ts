@@ -6,9 +6,7 @@ import {
   decodeOffset,
   encodeOffset,
   parseFilterType,
-  parseHistoricalPrices,
   parseMetadata,
-  parseSingleChainId,
   stablecoinsOf,
 } from '../balances/parseBalanceQuery.ts'
 import { type BalanceSelection, readBalancePage, readOneBalance } from '../balances/readBalances.ts'
@@ -25,6 +23,8 @@ import {
   OffsetQuery,
   parseChainIds,
   parseFlag,
+  parseHistoricalPrices,
+  parseSingleChainId,
   WarningSchema,
 } from '../params.ts'
 import { meterRequest } from '../registerAuth.ts'

@@ -287,7 +287,7 @@ describe.each(DIALECTS)('%s', (dialect) => {
           error: {
             code: 'BAD_REQUEST',
             message:
-              'Invalid chain_ids: token-info takes exactly one numeric chain id (no list, tag or chain name).',
+              'Invalid chain_ids: this endpoint takes exactly one numeric chain id (no list, tag or chain name).',
           },
         })
       }

@@ -13,6 +13,8 @@ import {
   INVALID_OFFSET,
   lower,
   OffsetQuery,
+  parseHistoricalPrices,
+  parseSingleChainId,
   type Warning,
   WarningSchema,
 } from '../params.ts'
@@ -21,7 +23,6 @@ import { meterRequest } from '../registerAuth.ts'
 const TOKEN_INFO_COST = 2
 const TOKEN_HOLDERS_COST = 2
 const HOLDERS_LIMIT = { fallback: 500, max: 500 }
-const MAX_HISTORICAL_PRICES = 3
 
 const TokenRecord = Type.Object({
   chain_id: Type.Integer(),
@@ -220,40 +221,8 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
   )
 }
 
-const NUMERIC = /^[0-9]+$/
 const U256_TEXT = /^[0-9a-f]{64}$/
 const LOWER_ADDRESS = /^0x[0-9a-f]{40}$/
-
-/** token-info takes exactly one numeric chain id: no list, no tag, no chain name. */
-function parseSingleChainId(input: string): number {
-  const text = input.trim()
-  const chainId = Number(text)
-  if (!NUMERIC.test(text) || !Number.isSafeInteger(chainId)) {
-    throw new ApiError(
-      'BAD_REQUEST',
-      'Invalid chain_ids: token-info takes exactly one numeric chain id (no list, tag or chain name).',
-    )
-  }
-  return chainId
-}
-
-/** 1 to 3 comma-separated whole numbers of hours; `undefined` when not asked for. */
-export function parseHistoricalPrices(input: string | undefined): number[] | undefined {
-  if (input === undefined) return undefined
-  const parts = input.split(',').map((part) => part.trim())
-  const hours = parts.map(Number)
-  if (
-    parts.length > MAX_HISTORICAL_PRICES ||
-    parts.some((part) => !NUMERIC.test(part)) ||
-    hours.some((h) => !Number.isSafeInteger(h))
-  ) {
-    throw new ApiError(
-      'BAD_REQUEST',
-      `Invalid historical_prices: expected 1 to ${MAX_HISTORICAL_PRICES} comma-separated whole numbers of hours.`,
-    )
-  }
-  return hours
-}
 
 /** In the catalogue, enabled here, and the endpoint supported there. */
 function isServed({
