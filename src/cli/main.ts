@@ -154,6 +154,22 @@ function addConfigOptions(command: Command): Command {
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <port>', 'port to listen on (default: 8080)')
     .option('--log-level <level>', `${LOG_LEVELS.join(', ')} (default: info)`)
+    .option('--tls-cert <path>', 'PEM certificate: serve HTTPS (with --tls-key)')
+    .option('--tls-key <path>', 'PEM private key for --tls-cert')
+    .option(
+      '--trust-proxy <true|false>',
+      'behind a TLS proxy that sets X-Forwarded-Proto (default: false)',
+    )
+    .option('--auth-header-alias <names>', 'extra header names for the API key, comma-separated')
+    .option('--redis <url>', 'redis:// URL to share rate-limit counters between API replicas')
+    .option(
+      '--ipfs-gateway <url>',
+      'gateway for ipfs:// NFT metadata (default: https://ipfs.io/ipfs/)',
+    )
+    .option(
+      '--nft-allow-private-fetch <true|false>',
+      'let NFT metadata fetches reach private addresses (default: false)',
+    )
   for (const field of CHAIN_FIELDS)
     command.option(`${field.flag} <chainId=${field.valueName}>`, field.description, collect)
   return command

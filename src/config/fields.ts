@@ -112,7 +112,7 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'auth.headerAliases',
     env: 'SCRY_AUTH_HEADER_ALIASES',
     flag: '--auth-header-alias',
-    flagKey: 'headerAliases',
+    flagKey: 'authHeaderAlias',
     rule: headerListRule,
   },
   {
@@ -136,7 +136,7 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'nft.allowPrivateFetch',
     env: 'SCRY_NFT_ALLOW_PRIVATE_FETCH',
     flag: '--nft-allow-private-fetch',
-    flagKey: 'allowPrivateFetch',
+    flagKey: 'nftAllowPrivateFetch',
     rule: booleanRule,
   },
 ]

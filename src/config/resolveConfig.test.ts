@@ -551,3 +551,24 @@ test('error: a certificate without a key, a bad redis url, bad header names', as
     Details: config file: <cwd>/scry.config.json"
   `)
 })
+
+test('args: server and auth flags', async () => {
+  const config = await resolveConfig({
+    flags: {
+      authHeaderAlias: 'X-Sim-Api-Key,X-Api-Key',
+      trustProxy: 'true',
+      redis: 'redis://127.0.0.1:6379',
+      nftAllowPrivateFetch: 'false',
+      ipfsGateway: 'http://127.0.0.1:8081/ipfs/',
+    },
+    env: {},
+    cwd,
+  })
+  expect(config.auth.headerAliases).toEqual(['X-Sim-Api-Key', 'X-Api-Key'])
+  expect(config.server.trustProxy).toBe(true)
+  expect(config.redis).toBe('redis://127.0.0.1:6379')
+  expect(config.nft).toEqual({
+    ipfsGateway: 'http://127.0.0.1:8081/ipfs/',
+    allowPrivateFetch: false,
+  })
+})

@@ -128,10 +128,10 @@ export type ConfigFlags = {
   tlsCert?: string | undefined
   tlsKey?: string | undefined
   trustProxy?: string | undefined
-  headerAliases?: string | undefined
+  authHeaderAlias?: string | undefined
   redis?: string | undefined
   ipfsGateway?: string | undefined
-  allowPrivateFetch?: string | undefined
+  nftAllowPrivateFetch?: string | undefined
   rpc?: string[] | undefined
   startBlock?: string[] | undefined
   finalityDepth?: string[] | undefined
