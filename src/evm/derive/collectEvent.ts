@@ -30,102 +30,41 @@ export function collectEvent({
 }): Movement | undefined {
   switch (event.type) {
     case 'erc20_transfer':
-      recordErc20({
-        touched,
-        token: event.token,
-        from: event.from,
-        to: event.to,
-        value: event.value,
-        tx,
-        blockNumber,
-        time,
-      })
-      return {
-        kind: 'erc20',
-        token: event.token,
-        from: event.from,
-        to: event.to,
-        tokenId: null,
-        value: event.value,
-      }
     case 'weth_deposit':
+    case 'weth_withdrawal': {
+      // WETH Deposit/Withdrawal are a mint/burn of WETH.
+      const from = event.type === 'weth_deposit' ? ZERO_ADDRESS : event.from
+      const to = event.type === 'weth_withdrawal' ? ZERO_ADDRESS : event.to
       recordErc20({
         touched,
         token: event.token,
-        from: ZERO_ADDRESS,
-        to: event.to,
+        from,
+        to,
         value: event.value,
         tx,
         blockNumber,
         time,
       })
-      return {
-        kind: 'erc20',
-        token: event.token,
-        from: ZERO_ADDRESS,
-        to: event.to,
-        tokenId: null,
-        value: event.value,
-      }
-    case 'weth_withdrawal':
-      recordErc20({
-        touched,
-        token: event.token,
-        from: event.from,
-        to: ZERO_ADDRESS,
-        value: event.value,
-        tx,
-        blockNumber,
-        time,
-      })
-      return {
-        kind: 'erc20',
-        token: event.token,
-        from: event.from,
-        to: ZERO_ADDRESS,
-        tokenId: null,
-        value: event.value,
-      }
+      return { kind: 'erc20', token: event.token, from, to, tokenId: null, value: event.value }
+    }
     case 'erc721_transfer':
-      setStandard(touched, event.token, 'erc721')
+    case 'erc1155_transfer': {
+      const standard = event.type === 'erc721_transfer' ? 'erc721' : 'erc1155'
+      const value = event.type === 'erc721_transfer' ? 1n : event.value
+      setStandard(touched, event.token, standard)
+      const { token, from, to, tokenId } = event
       touched.nftMoves.push({
-        standard: 'erc721',
-        contract: event.token,
-        tokenId: event.tokenId,
-        from: event.from,
-        to: event.to,
-        value: 1n,
+        standard,
+        contract: token,
+        tokenId,
+        from,
+        to,
+        value,
         block: blockNumber,
         time,
       })
-      return {
-        kind: 'erc721',
-        token: event.token,
-        from: event.from,
-        to: event.to,
-        tokenId: event.tokenId,
-        value: 1n,
-      }
-    case 'erc1155_transfer':
-      setStandard(touched, event.token, 'erc1155')
-      touched.nftMoves.push({
-        standard: 'erc1155',
-        contract: event.token,
-        tokenId: event.tokenId,
-        from: event.from,
-        to: event.to,
-        value: event.value,
-        block: blockNumber,
-        time,
-      })
-      return {
-        kind: 'erc1155',
-        token: event.token,
-        from: event.from,
-        to: event.to,
-        tokenId: event.tokenId,
-        value: event.value,
-      }
+      return { kind: standard, token, from, to, tokenId, value }
+    }
     case 'erc20_approval':
       setStandard(touched, event.token, 'erc20')
       touched.allowances.set(`${event.owner}|${event.token}|${event.spender}`, {

@@ -94,15 +94,13 @@ export function createChainIndexer({
     return { from, to, blocks }
   }
 
-  /** Brings the store up to `target`; returns false when a reorg was handled (start over). */
+  /** Brings the store up to `headBlock`; returns false when a reorg was handled (start over). */
   async function catchUp({
-    target,
     headBlock,
     caps,
     progress,
     signal,
   }: {
-    target: number
     headBlock: number
     caps: FetchCapabilities
     progress: ReturnType<typeof createProgress>
@@ -114,9 +112,9 @@ export function createChainIndexer({
     let next = indexed + 1
     const inflight: Window[] = []
     let lastReport = 0
-    while (indexed < target) {
-      while (inflight.length < chain.fetchConcurrency && next <= target) {
-        const to = Math.min(next + chain.batchSize - 1, target)
+    while (indexed < headBlock) {
+      while (inflight.length < chain.fetchConcurrency && next <= headBlock) {
+        const to = Math.min(next + chain.batchSize - 1, headBlock)
         inflight.push(fetchWindow(next, to, caps, signal))
         next = to + 1
       }
@@ -143,7 +141,7 @@ export function createChainIndexer({
         headBlock,
       })
       const now = Date.now()
-      if (now - lastReport >= 2_000 || indexed >= target) {
+      if (now - lastReport >= 2_000 || indexed >= headBlock) {
         lastReport = now
         onProgress?.(p)
         if (p.phase === 'backfill') {
@@ -240,7 +238,7 @@ export function createChainIndexer({
           await handleReorg({ from: Math.min(checkpoint.blockNumber, headBlock), signal })
           continue
         }
-        const caughtUp = await catchUp({ target: headBlock, headBlock, caps, progress, signal })
+        const caughtUp = await catchUp({ headBlock, caps, progress, signal })
         await store.pruneUndo({ chainId, belowBlock: headBlock - chain.finalityDepth })
         failures = 0
         if (!caughtUp) continue
