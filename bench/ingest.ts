@@ -27,6 +27,7 @@ import { readBatchState } from '../src/evm/read/readBatchState.ts'
 import { createRpcClient, type RpcCall, type RpcClient } from '../src/evm/rpc/createRpcClient.ts'
 import { BaseError } from '../src/internal/errors.ts'
 import { silentLogger } from '../src/internal/logger.ts'
+import { dexDeployment } from '../src/prices/dexDeployments.ts'
 import { createStore, type Store } from '../src/store/createStore.ts'
 import type { DialectName } from '../src/store/dialect.ts'
 import { createTestDatabase, TEST_PG_URL } from '../test/support/createTestStore.ts'
@@ -363,6 +364,7 @@ async function main(): Promise<void> {
       name: 'bench',
       rpc: [anvil.rpcUrl],
       ...CHAIN_DEFAULTS,
+      ...dexDeployment(CHAIN_ID),
       startBlock: 0,
       batchSize: envInt('BENCH_BATCH_SIZE', CHAIN_DEFAULTS.batchSize)!,
       fetchConcurrency: envInt('BENCH_FETCH_CONCURRENCY', CHAIN_DEFAULTS.fetchConcurrency)!,

@@ -13,6 +13,7 @@ import { API_ROUTES } from '../../src/api/routes/apiRoutes.ts'
 import { CHAIN_CATALOGUE } from '../../src/chains/catalogue.ts'
 import { CHAIN_DEFAULTS } from '../../src/config/fields.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
+import { dexDeployment } from '../../src/prices/dexDeployments.ts'
 import { createStore } from '../../src/store/createStore.ts'
 
 /** Parent → server. */
@@ -78,6 +79,7 @@ async function main() {
     chains: [
       {
         ...CHAIN_DEFAULTS,
+        ...dexDeployment(chainId),
         chainId,
         name: CHAIN_CATALOGUE.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
         // Never called: the API only reads the store.

@@ -1,6 +1,9 @@
 import {
+  addressListRule,
+  addressRule,
   booleanRule,
   databaseRule,
+  dexFactoryListRule,
   headerListRule,
   integerRule,
   oneOfRule,
@@ -237,9 +240,50 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     description: 'head polling interval in milliseconds (default 1000)',
     valueName: 'n',
   },
+  {
+    key: 'usdc',
+    env: 'SCRY_USDC',
+    flag: '--usdc',
+    flagKey: 'usdc',
+    rule: addressListRule,
+    description: "USD anchor token(s) priced at 1.00 (default: the chain's canonical USDC)",
+    valueName: 'address',
+  },
+  {
+    key: 'wrappedNative',
+    env: 'SCRY_WRAPPED_NATIVE',
+    flag: '--wrapped-native',
+    flagKey: 'wrappedNative',
+    rule: addressRule,
+    description: "token the native asset is priced as (default: WETH or the chain's wrapper)",
+    valueName: 'address',
+  },
+  {
+    key: 'dexFactories',
+    env: 'SCRY_DEX_FACTORIES',
+    flag: '--dex-factory',
+    flagKey: 'dexFactories',
+    rule: dexFactoryListRule,
+    description:
+      'factories whose pools set prices, as uniswap_v2:<address> or uniswap_v3:<address>',
+    valueName: 'type:address',
+  },
+  {
+    key: 'minPoolLiquidityUsd',
+    env: 'SCRY_MIN_POOL_LIQUIDITY_USD',
+    flag: '--min-pool-liquidity-usd',
+    flagKey: 'minPoolLiquidityUsd',
+    rule: integerRule({ min: 0 }),
+    description: 'pools with less USD liquidity never set a price (default 1000)',
+    valueName: 'n',
+  },
 ]
 
-export const CHAIN_DEFAULTS: Omit<ChainSettings, 'rpc'> = {
+/** Defaults of every chain; `usdc`, `wrappedNative` and `dexFactories` come per chain from `dexDeployment`. */
+export const CHAIN_DEFAULTS: Omit<
+  ChainSettings,
+  'rpc' | 'usdc' | 'wrappedNative' | 'dexFactories'
+> = {
   startBlock: 0,
   finalityDepth: 64,
   traces: 'auto',
@@ -247,4 +291,5 @@ export const CHAIN_DEFAULTS: Omit<ChainSettings, 'rpc'> = {
   fetchConcurrency: 4,
   rpcBatchSize: 50,
   pollIntervalMs: 1000,
+  minPoolLiquidityUsd: 1000,
 }

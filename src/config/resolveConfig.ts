@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { CHAIN_CATALOGUE } from '../chains/catalogue.ts'
 import { resolveCatalogue } from '../chains/resolveCatalogue.ts'
+import { dexDeployment } from '../prices/dexDeployments.ts'
 import { CHAIN_DEFAULTS, GLOBAL_DEFAULTS, type GlobalSettings } from './fields.ts'
 import { InvalidConfigError } from './InvalidConfigError.ts'
 import type { Layer } from './layer.ts'
@@ -67,7 +68,7 @@ export async function resolveConfig({
       continue
     }
     const settings: ChainSettings = Object.assign(
-      { ...CHAIN_DEFAULTS, rpc: [] },
+      { ...CHAIN_DEFAULTS, ...dexDeployment(chainId), rpc: [] },
       ...entries.map((entry) => entry.settings),
     )
     if (settings.rpc.length === 0) continue

@@ -1,3 +1,4 @@
+import { type DexFactory, POOL_TYPES, type PoolType } from '../prices/poolTypes.ts'
 import { redactUrl } from '../utils/redactUrl.ts'
 
 /** Outcome of reading one option: its value, or what was expected and what was found. */
@@ -88,6 +89,66 @@ export function urlRule(protocols: readonly string[]): Rule<string> {
   }
   return { fromValue: read, fromText: read }
 }
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** One EVM address, stored lowercase. */
+export const addressRule: Rule<`0x${string}`> = (() => {
+  const read = (value: unknown): Parsed<`0x${string}`> =>
+    typeof value === 'string' && ADDRESS.test(value.trim())
+      ? { value: value.trim().toLowerCase() as `0x${string}` }
+      : invalid('an address (0x and 40 hex digits)', value)
+  return { fromValue: read, fromText: read }
+})()
+
+/** Items of a list: an array (or one string) in files, comma-separated in env and flags. */
+function listRule<T>({
+  expected,
+  item,
+}: {
+  expected: string
+  item: (text: string) => T | undefined
+}): Rule<T[]> {
+  const read = (items: unknown[]): Parsed<T[]> => {
+    const out: T[] = []
+    for (const raw of items) {
+      const parsed = typeof raw === 'string' ? item(raw.trim()) : undefined
+      if (parsed === undefined) return invalid(expected, raw)
+      out.push(parsed)
+    }
+    return { value: out }
+  }
+  const split = (text: string) =>
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+  return {
+    fromValue: (value) =>
+      typeof value === 'string'
+        ? read(split(value))
+        : Array.isArray(value)
+          ? read(value)
+          : invalid(`a list of ${expected}`, value),
+    fromText: (text) => read(split(text)),
+  }
+}
+
+export const addressListRule: Rule<`0x${string}`[]> = listRule({
+  expected: 'addresses (0x and 40 hex digits)',
+  item: (text) => (ADDRESS.test(text) ? (text.toLowerCase() as `0x${string}`) : undefined),
+})
+
+/** `uniswap_v2:0x…` or `uniswap_v3:0x…`. */
+export const dexFactoryListRule: Rule<DexFactory[]> = listRule({
+  expected: 'factories as uniswap_v2:<address> or uniswap_v3:<address>',
+  item: (text) => {
+    const [type, address] = text.split(':')
+    if (!type || !address || !(POOL_TYPES as readonly string[]).includes(type)) return undefined
+    if (!ADDRESS.test(address)) return undefined
+    return { type: type as PoolType, address: address.toLowerCase() as `0x${string}` }
+  },
+})
 
 const RPC_PROTOCOLS = ['http:', 'https:', 'ws:', 'wss:']
 const RPC_EXPECTED = 'http(s) or ws(s) URLs'

@@ -1,5 +1,7 @@
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import type { CatalogueOverride } from '../chains/resolveCatalogue.ts'
+import type { Address } from '../evm/types.ts'
+import type { DexFactory } from '../prices/poolTypes.ts'
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent'
 
@@ -86,6 +88,14 @@ export type ChainConfig = {
   pollIntervalMs: number
   /** Equals `chainId`; the indexer checks it against `eth_chainId` at start. */
   expectedChainId: number
+  /** USD anchors (= 1.00): the chain's canonical USDC by default (`src/prices/dexDeployments.ts`). */
+  usdc: Address[]
+  /** The native asset is priced as this token (WETH, WPOL, …); shipped default per chain. */
+  wrappedNative: Address | null
+  /** Factories whose pools may set prices; shipped defaults per chain. */
+  dexFactories: DexFactory[]
+  /** A pool whose priced side holds less than this (USD, ×2) never sets a price. Default 1000. */
+  minPoolLiquidityUsd: number
 }
 
 export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId'>
@@ -100,6 +110,11 @@ export type ChainFileConfig = {
   fetchConcurrency?: number
   rpcBatchSize?: number
   pollIntervalMs?: number
+  usdc?: string | string[]
+  wrappedNative?: string
+  /** `"uniswap_v2:0x…"` / `"uniswap_v3:0x…"` entries. */
+  dexFactories?: string | string[]
+  minPoolLiquidityUsd?: number
 }
 
 /** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
@@ -140,4 +155,8 @@ export type ConfigFlags = {
   fetchConcurrency?: string[] | undefined
   rpcBatchSize?: string[] | undefined
   pollIntervalMs?: string[] | undefined
+  usdc?: string[] | undefined
+  wrappedNative?: string[] | undefined
+  dexFactories?: string[] | undefined
+  minPoolLiquidityUsd?: string[] | undefined
 }

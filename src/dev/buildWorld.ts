@@ -45,6 +45,8 @@ export type World = {
   /** Demo collections and the spam collection (Uniswap V3 positions are not listed). */
   nfts: { address: Address; standard: 'erc721' | 'erc1155' }[]
   weth: Address
+  /** The demo dollar (DUSD, 6 decimals): the world's USD anchor for prices. */
+  usd: Address
   forwarder: Address
   /** Called by `forwarder.splitVia` (nested internal calls). */
   forwarder2: Address
@@ -206,6 +208,7 @@ export async function buildWorld({
         { address: k.spamNft, standard: 'erc721' },
       ],
       weth: k.weth,
+      usd: k.demoTokens[1]!.address,
       forwarder: k.forwarder,
       forwarder2: k.forwarder2,
       uniswap: {

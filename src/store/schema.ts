@@ -26,6 +26,9 @@ export type Database = {
   usage: UsageTable
   abis: AbiTable
   nft_metadata: NftMetadataTable
+  pools: PoolTable
+  token_prices: TokenPriceTable
+  token_price_hours: TokenPriceHourTable
 }
 
 export type AbiTable = {
@@ -169,6 +172,11 @@ export type ActivityTable = {
   tx_value: string
   /** 4-byte selector of the transaction's call, for `call` items. */
   function_selector: string | null
+  /** Swap items: the token the wallet got (null: the native asset) and how much. */
+  to_token_address: string | null
+  to_value: string | null
+  /** USD value of `value` at the prices of the batch that indexed the block. */
+  value_usd: number | null
 }
 
 export type NativeBalanceTable = {
@@ -243,4 +251,43 @@ export type UndoLogTable = {
   row_key: string
   /** JSON of the row before the change; null when the row did not exist. */
   prev: string | null
+}
+
+export type PoolTable = {
+  chain_id: number
+  address: string
+  type: 'uniswap_v2' | 'uniswap_v3'
+  /** 1 when a configured factory vouches for the pool; only those set prices. */
+  trusted: number
+  factory: string | null
+  token0: string | null
+  token1: string | null
+  fee: number | null
+  /** V2: reserves; V3: the pool's token balances. */
+  reserve0: string | null
+  reserve1: string | null
+  sqrt_price_x96: string | null
+  tick: number | null
+  liquidity: string | null
+  block_number: number
+}
+
+export type TokenPriceTable = {
+  chain_id: number
+  token: string
+  price_usd: number
+  /** Pool the price comes from; null for a USD anchor. */
+  pool: string | null
+  pool_size_usd: number
+  block_number: number
+  block_time: number
+}
+
+export type TokenPriceHourTable = {
+  chain_id: number
+  token: string
+  /** Start of the hour, unix seconds. */
+  hour: number
+  price_usd: number
+  block_time: number
 }

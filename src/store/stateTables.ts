@@ -11,6 +11,9 @@ export const STATE_KEYS = {
   nft_holdings: ['address', 'chain_id', 'contract', 'token_id'],
   tokens: ['chain_id', 'address'],
   approvals: ['owner', 'chain_id', 'token', 'spender'],
+  pools: ['chain_id', 'address'],
+  token_prices: ['chain_id', 'token'],
+  token_price_hours: ['chain_id', 'token', 'hour'],
 } as const satisfies { [T in keyof Database]?: readonly (keyof Database[T] & string)[] }
 
 export type StateTable = keyof typeof STATE_KEYS

@@ -20,6 +20,10 @@ export function testChainConfig({
     rpcBatchSize: 50,
     pollIntervalMs: 100,
     expectedChainId: chainId,
+    usdc: [],
+    wrappedNative: null,
+    dexFactories: [],
+    minPoolLiquidityUsd: 1000,
     ...overrides,
   }
 }

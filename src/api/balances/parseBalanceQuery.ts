@@ -2,7 +2,7 @@ import type { StablecoinRegistry } from '../../chains/stablecoins.ts'
 import { ApiError } from '../ApiError.ts'
 import type { ApiContext } from '../apiContext.ts'
 import { INVALID_OFFSET, type Warning } from '../params.ts'
-import type { BalancePosition } from './readBalances.ts'
+import type { BalancePosition } from './priceBalanceRows.ts'
 
 /** Request parsing shared by the balances endpoints (spec/decisions.md "Balances"). */
 
@@ -62,16 +62,23 @@ export function decodeOffset({
   offset: string | undefined
 }): { after: BalancePosition | undefined; warnings: Warning[] } {
   if (offset === undefined) return { after: undefined, warnings: [] }
-  const position = ctx.cursors.decode(scope, offset) as { c?: unknown; a?: unknown } | undefined
+  const position = ctx.cursors.decode(scope, offset) as
+    | { v?: unknown; c?: unknown; a?: unknown }
+    | undefined
+  const valueUsd = position?.v
   const chainId = position?.c
   const address = position?.a
   if (
+    (valueUsd === null || (typeof valueUsd === 'number' && Number.isFinite(valueUsd))) &&
     typeof chainId === 'number' &&
     Number.isSafeInteger(chainId) &&
     typeof address === 'string' &&
     (address === 'native' || TOKEN_ADDRESS.test(address))
   ) {
-    return { after: { chainId, address: address as BalancePosition['address'] }, warnings: [] }
+    return {
+      after: { valueUsd, chainId, address: address as BalancePosition['address'] },
+      warnings: [],
+    }
   }
   return { after: undefined, warnings: [INVALID_OFFSET] }
 }
@@ -85,7 +92,11 @@ export function encodeOffset({
   scope: string
   position: BalancePosition
 }): string {
-  return ctx.cursors.encode(scope, { c: position.chainId, a: position.address })
+  return ctx.cursors.encode(scope, {
+    v: position.valueUsd,
+    c: position.chainId,
+    a: position.address,
+  })
 }
 
 export function stablecoinsOf(ctx: ApiContext): StablecoinRegistry {

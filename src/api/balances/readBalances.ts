@@ -13,9 +13,6 @@ export type BalanceRow = {
   decimals?: number
 }
 
-/** Keyset position of a row: chain ascending, the native row first, then token address. */
-export type BalancePosition = Pick<BalanceRow, 'chainId' | 'address'>
-
 /** Which rows a list holds. */
 export type BalanceSelection = {
   wallet: `0x${string}`
@@ -30,30 +27,20 @@ export type BalanceSelection = {
   }
 }
 
-export function comparePositions(a: BalancePosition, b: BalancePosition): number {
-  if (a.chainId !== b.chainId) return a.chainId - b.chainId
-  if (a.address === b.address) return 0
-  if (a.address === 'native') return -1
-  if (b.address === 'native') return 1
-  return a.address < b.address ? -1 : 1
-}
-
 /**
- * One page of a wallet's non-zero balances after `after`, in position order. Token rows are
- * a range scan of `token_balances`' primary key (address, chain_id, token) joined to
- * `tokens` by its key; native rows are at most one per chain.
+ * All of a wallet's non-zero balances in the selection. Token rows are a range scan of
+ * `token_balances`' primary key (address, chain_id, token) joined to `tokens` by its key;
+ * native rows are at most one per chain. The caller prices and orders them (by USD value,
+ * which changes with every price and so cannot be an index): a wallet's holdings, unlike
+ * its history, are read whole.
  */
-export async function readBalancePage({
+export async function readBalanceRows({
   db,
   selection,
-  after,
-  limit,
 }: {
   db: Kysely<Database>
   selection: BalanceSelection
-  after: BalancePosition | undefined
-  limit: number
-}): Promise<{ rows: BalanceRow[]; more: boolean }> {
+}): Promise<BalanceRow[]> {
   const { only } = selection
   const nativeChains = selection.natives
     ? selection.chainIds.filter((c) => !only || only.hasNative(c))
@@ -63,11 +50,9 @@ export async function readBalancePage({
     : []
   const [natives, tokens] = await Promise.all([
     readNatives({ db, wallet: selection.wallet, chainIds: nativeChains }),
-    readTokens({ db, wallet: selection.wallet, chainIds: tokenChains, only, after, limit }),
+    readTokens({ db, wallet: selection.wallet, chainIds: tokenChains, only }),
   ])
-  const merged = [...natives.filter((r) => !after || comparePositions(r, after) > 0), ...tokens]
-  merged.sort(comparePositions)
-  return { rows: merged.slice(0, limit), more: merged.length > limit }
+  return [...natives, ...tokens]
 }
 
 /**
@@ -143,15 +128,11 @@ async function readTokens({
   wallet,
   chainIds,
   only,
-  after,
-  limit,
 }: {
   db: Kysely<Database>
   wallet: `0x${string}`
   chainIds: readonly number[]
   only: BalanceSelection['only']
-  after: BalancePosition | undefined
-  limit: number
 }): Promise<BalanceRow[]> {
   if (chainIds.length === 0) return []
   let query = db
@@ -173,22 +154,7 @@ async function readTokens({
       ),
     )
   }
-  if (after) {
-    // After a chain's native row come all of that chain's tokens ('' sorts before any address).
-    const token = after.address === 'native' ? '' : after.address
-    query = query.where((eb) =>
-      eb.or([
-        eb('b.chain_id', '>', after.chainId),
-        eb.and([eb('b.chain_id', '=', after.chainId), eb('b.token', '>', token)]),
-      ]),
-    )
-  }
-  // One more than the page tells whether another page exists.
-  const rows = await query
-    .orderBy('b.chain_id')
-    .orderBy('b.token')
-    .limit(limit + 1)
-    .execute()
+  const rows = await query.execute()
   return rows.map(tokenRow)
 }
 

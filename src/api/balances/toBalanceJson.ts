@@ -2,12 +2,13 @@ import { type Static, Type } from 'typebox'
 import { nativeCurrency } from '../../chains/nativeCurrencies.ts'
 import type { ApiContext } from '../apiContext.ts'
 import { chainName } from '../params.ts'
-import type { BalanceRow } from './readBalances.ts'
+import { HistoricalPricesSchema, PoolSchema, toPoolJson } from '../prices/priceSchemas.ts'
+import type { PricedBalance } from './priceBalanceRows.ts'
 
-/**
- * A balance row of the EVM balances endpoints. Price fields (`price_usd`, `value_usd`,
- * `pool_size`, `low_liquidity`) are not produced until prices exist: they are omitted.
- */
+/** `low_liquidity`: the pricing pool holds less than this (USD). */
+export const LOW_LIQUIDITY_USD = 10_000
+
+/** A balance row of the EVM balances endpoints. Price fields are omitted when unpriced. */
 export const BalanceSchema = Type.Object({
   chain: Type.String(),
   chain_id: Type.Integer(),
@@ -16,14 +17,41 @@ export const BalanceSchema = Type.Object({
   name: Type.Optional(Type.String()),
   amount: Type.String({ description: 'Raw integer amount' }),
   decimals: Type.Optional(Type.Integer()),
+  price_usd: Type.Optional(Type.Number()),
+  value_usd: Type.Optional(Type.Number()),
+  pool_size: Type.Optional(
+    Type.Number({ description: 'USD value of the reserves of the pool the price comes from' }),
+  ),
+  low_liquidity: Type.Optional(Type.Boolean({ description: '`pool_size` < 10,000 USD' })),
+  historical_prices: Type.Optional(HistoricalPricesSchema),
+  pool: Type.Optional(PoolSchema),
 })
 export type BalanceJson = Static<typeof BalanceSchema>
 
-export function toBalanceJson({ ctx, row }: { ctx: ApiContext; row: BalanceRow }): BalanceJson {
+export function toBalanceJson({
+  ctx,
+  row,
+  withPool = false,
+}: {
+  ctx: ApiContext
+  row: PricedBalance
+  withPool?: boolean
+}): BalanceJson {
   const base = {
     chain: chainName(ctx, row.chainId),
     chain_id: row.chainId,
     address: row.address,
+  }
+  const { price } = row
+  const prices = {
+    ...(price ? { price_usd: price.priceUsd } : {}),
+    ...(row.valueUsd !== null ? { value_usd: row.valueUsd } : {}),
+  }
+  const extras = {
+    ...(row.historical ? { historical_prices: row.historical } : {}),
+    ...(withPool && price?.pool
+      ? { pool: toPoolJson({ chainId: row.chainId, pool: price.pool }) }
+      : {}),
   }
   if (row.address === 'native') {
     const native = nativeCurrency(row.chainId)
@@ -33,6 +61,8 @@ export function toBalanceJson({ ctx, row }: { ctx: ApiContext; row: BalanceRow }
       name: native.name,
       amount: row.amount.toString(),
       decimals: native.decimals,
+      ...prices,
+      ...extras,
     }
   }
   return {
@@ -41,5 +71,10 @@ export function toBalanceJson({ ctx, row }: { ctx: ApiContext; row: BalanceRow }
     ...(row.name !== undefined ? { name: row.name } : {}),
     amount: row.amount.toString(),
     ...(row.decimals !== undefined ? { decimals: row.decimals } : {}),
+    ...prices,
+    ...(price
+      ? { pool_size: price.poolSizeUsd, low_liquidity: price.poolSizeUsd < LOW_LIQUIDITY_USD }
+      : {}),
+    ...extras,
   }
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { abiRegistryForApi } from '../../evm/abi/abiRegistryForApi.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
+import type { ApiContext } from '../apiContext.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
   ADDRESS_PATTERN,
@@ -14,6 +15,7 @@ import {
   parseChainIds,
   WarningSchema,
 } from '../params.ts'
+import { type AssetPrice, readTokenPrices } from '../prices/readTokenPrices.ts'
 import { meterRequest } from '../registerAuth.ts'
 import { parseListParam } from './parseListParam.ts'
 import { type ActivityFunction, toActivityItem } from './toActivityItem.ts'
@@ -33,6 +35,14 @@ const FunctionSchema = Type.Object({
     Type.Array(Type.Object({ name: Type.String(), type: Type.String(), value: DecodedValue })),
   ),
 })
+const TokenMetadataSchema = Type.Object({
+  symbol: Type.Optional(Type.String()),
+  decimals: Type.Optional(Type.Integer()),
+  name: Type.Optional(Type.String()),
+  standard: Type.Optional(Type.String()),
+  price_usd: Type.Optional(Type.Number({ description: 'Current price' })),
+  pool_size: Type.Optional(Type.Number()),
+})
 const ActivityItemSchema = Type.Object({
   chain_id: Type.Integer(),
   block_number: Type.Integer(),
@@ -44,14 +54,18 @@ const ActivityItemSchema = Type.Object({
   from: Type.Optional(Type.String()),
   to: Type.Optional(Type.String()),
   value: Type.Optional(Type.String()),
-  token_metadata: Type.Optional(
-    Type.Object({
-      symbol: Type.Optional(Type.String()),
-      decimals: Type.Optional(Type.Integer()),
-      name: Type.Optional(Type.String()),
-      standard: Type.Optional(Type.String()),
-    }),
+  value_usd: Type.Optional(
+    Type.Number({ description: 'USD value at the prices when the block was indexed' }),
   ),
+  token_metadata: Type.Optional(TokenMetadataSchema),
+  from_token_address: Type.Optional(
+    Type.String({ description: 'Swaps: token given, or `native`' }),
+  ),
+  from_token_value: Type.Optional(Type.String()),
+  from_token_metadata: Type.Optional(TokenMetadataSchema),
+  to_token_address: Type.Optional(Type.String({ description: 'Swaps: token got, or `native`' })),
+  to_token_value: Type.Optional(Type.String()),
+  to_token_metadata: Type.Optional(TokenMetadataSchema),
   id: Type.Optional(Type.String()),
   spender: Type.Optional(Type.String()),
   function: Type.Optional(FunctionSchema),
@@ -172,9 +186,12 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
 
       const tokenKeys = unique(
         page.flatMap((r) =>
-          r.token_address ? [[Number(r.chain_id), r.token_address] as const] : [],
+          [r.token_address, r.to_token_address].flatMap((t) =>
+            t ? [[Number(r.chain_id), t] as const] : [],
+          ),
         ),
       )
+      const prices = await readPagePrices({ ctx, keys: tokenKeys })
       const tokens =
         tokenKeys.length === 0
           ? []
@@ -235,7 +252,17 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
         const tokenRow = row.token_address
           ? tokenBy.get(`${Number(row.chain_id)}:${row.token_address}`)
           : undefined
-        return toActivityItem({ row, token: tokenRow, fn })
+        const toToken = row.to_token_address
+          ? tokenBy.get(`${Number(row.chain_id)}:${row.to_token_address}`)
+          : undefined
+        const chainId = Number(row.chain_id)
+        return toActivityItem({
+          row,
+          token: tokenRow,
+          toToken,
+          priceOf: (asset) => prices.get(`${chainId}:${asset}`),
+          fn,
+        })
       })
 
       const last = page[page.length - 1]
@@ -271,4 +298,22 @@ function unique<T extends readonly (string | number)[]>(keys: T[]): T[] {
 
 function withWarnings<W>(warnings: W[]): { warnings?: W[] } {
   return warnings.length > 0 ? { warnings } : {}
+}
+
+/** Current prices of the tokens a page names, keyed `${chainId}:${token}`. */
+async function readPagePrices({
+  ctx,
+  keys,
+}: {
+  ctx: ApiContext
+  keys: readonly (readonly [number, string])[]
+}): Promise<Map<string, AssetPrice>> {
+  const out = new Map<string, AssetPrice>()
+  for (const chain of ctx.chains) {
+    const assets = keys.filter(([c]) => c === chain.chainId).map(([, t]) => t as `0x${string}`)
+    if (assets.length === 0) continue
+    const prices = await readTokenPrices({ db: ctx.store.db, chain, assets })
+    for (const [asset, price] of prices) out.set(`${chain.chainId}:${asset}`, price)
+  }
+  return out
 }

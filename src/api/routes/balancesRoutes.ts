@@ -9,7 +9,12 @@ import {
   parseMetadata,
   stablecoinsOf,
 } from '../balances/parseBalanceQuery.ts'
-import { type BalanceSelection, readBalancePage, readOneBalance } from '../balances/readBalances.ts'
+import {
+  type BalancePosition,
+  comparePositions,
+  priceBalanceRows,
+} from '../balances/priceBalanceRows.ts'
+import { type BalanceSelection, readBalanceRows, readOneBalance } from '../balances/readBalances.ts'
 import { BalanceSchema, toBalanceJson } from '../balances/toBalanceJson.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
@@ -47,10 +52,9 @@ const BalancesResponse = Type.Object({
  * EVM balances: a wallet's native and ERC20 balances, its stablecoins, and one asset.
  *
  * Rows are ordered by `value_usd` descending with unpriced rows last, ties by `chain_id`
- * then `address`, the native row first within its chain. Prices do not exist yet, so every
- * row is unpriced and the order is (chain_id, native, token address): the keyset of the
- * cursor. Price fields and `metadata` extras (logo, url, pools) are omitted until prices land;
- * their parameters are validated.
+ * then `address`, the native row first within its chain; the cursor holds that position.
+ * `metadata=pools` adds the pricing pool; logo and url are accepted but Scry has no source
+ * for them, so they stay omitted.
  */
 export const balancesRoutes: RouteModule = (app, ctx) => {
   app.get(
@@ -85,8 +89,8 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
     async (request, reply) => {
       const q = request.query
       const filterType = parseFilterType({ filterType: q.filter_type, filters: q.filters })
-      parseMetadata(q.metadata)
-      parseHistoricalPrices(q.historical_prices)
+      const metadata = parseMetadata(q.metadata)
+      const historicalOffsets = parseHistoricalPrices(q.historical_prices)
       const excludeSpam = parseFlag(q.exclude_spam_tokens, 'exclude_spam_tokens', false)
       const stablecoins = q.asset_class === 'stablecoin'
       return listBalances({
@@ -99,10 +103,11 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         limit: clampLimit(q.limit, LIMIT),
         scopeParts: ['balances', filterType ?? '', q.asset_class ?? '', String(excludeSpam)],
         natives: filterType !== 'erc20',
-        // exclude_spam_tokens drops unpriced tokens and those with pool_size < 100 USD; until
-        // prices exist every token is unpriced, so only native rows (no pool_size) remain.
-        tokens: filterType !== 'native' && !excludeSpam,
+        tokens: filterType !== 'native',
         stablecoins,
+        excludeSpam,
+        historicalOffsets,
+        withPools: metadata.includes('pools'),
       })
     },
   )
@@ -135,6 +140,9 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         natives: true,
         tokens: true,
         stablecoins: true,
+        excludeSpam: false,
+        historicalOffsets: undefined,
+        withPools: false,
       })
     },
   )
@@ -179,7 +187,18 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
       if (!row) {
         throw new ApiError('NOT_FOUND', `No ERC20 token ${address} is known on chain ${chainId}.`)
       }
-      return { wallet_address: wallet, balances: [toBalanceJson({ ctx, row })] }
+      const [priced] = await priceBalanceRows({
+        db: ctx.store.db,
+        chains: ctx.chains,
+        rows: [row],
+        historicalOffsets: undefined,
+        withPools: false,
+        excludeSpam: false,
+      })
+      return {
+        wallet_address: wallet,
+        balances: priced ? [toBalanceJson({ ctx, row: priced })] : [],
+      }
     },
   )
 }
@@ -197,6 +216,9 @@ async function listBalances({
   natives,
   tokens,
   stablecoins,
+  excludeSpam,
+  historicalOffsets,
+  withPools,
 }: {
   ctx: ApiContext
   request: FastifyRequest
@@ -210,6 +232,9 @@ async function listBalances({
   natives: boolean
   tokens: boolean
   stablecoins: boolean
+  excludeSpam: boolean
+  historicalOffsets: number[] | undefined
+  withPools: boolean
 }) {
   const { chainIds, warnings } = parseChainIds({ ctx, input: chainIdsInput, endpoint: 'balances' })
   const scope = [...scopeParts, wallet, chainIds.join(',')].join('|')
@@ -224,12 +249,25 @@ async function listBalances({
     tokens,
     ...(stablecoins ? { only: stablecoinsOf(ctx) } : {}),
   }
-  const page = await readBalancePage({ db: ctx.store.db, selection, after: cursor.after, limit })
-  const last = page.rows.at(-1)
+  const rows = await readBalanceRows({ db: ctx.store.db, selection })
+  const priced = await priceBalanceRows({
+    db: ctx.store.db,
+    chains: ctx.chains,
+    rows,
+    historicalOffsets,
+    withPools,
+    excludeSpam,
+  })
+  const after: BalancePosition | undefined = cursor.after
+  const rest = after ? priced.filter((r) => comparePositions(r, after) > 0) : priced
+  const page = rest.slice(0, limit)
+  const last = page.at(-1)
   return {
     wallet_address: wallet,
-    balances: page.rows.map((row) => toBalanceJson({ ctx, row })),
+    balances: page.map((row) => toBalanceJson({ ctx, row, withPool: withPools })),
     ...(warnings.length > 0 ? { warnings } : {}),
-    ...(page.more && last ? { next_offset: encodeOffset({ ctx, scope, position: last }) } : {}),
+    ...(rest.length > limit && last
+      ? { next_offset: encodeOffset({ ctx, scope, position: last }) }
+      : {}),
   }
 }

@@ -6,7 +6,17 @@ import { formatTime } from '../params.ts'
 type ActivityRow = Database['activity']
 type TokenRow = Pick<Database['tokens'], 'name' | 'symbol' | 'decimals' | 'standard'>
 
-export type TokenMetadata = { symbol?: string; decimals?: number; name?: string; standard?: string }
+export type TokenMetadata = {
+  symbol?: string
+  decimals?: number
+  name?: string
+  standard?: string
+  price_usd?: number
+  pool_size?: number
+}
+
+/** Current price of a token (or `native`) on the item's chain, if it has one. */
+export type PriceOf = (asset: string) => { priceUsd: number; poolSizeUsd: number } | undefined
 
 export type ActivityFunction = {
   /** 4-byte selector; always present, the only field when the selector is unknown. */
@@ -27,7 +37,14 @@ export type ActivityItem = {
   from?: string
   to?: string
   value?: string
+  value_usd?: number
   token_metadata?: TokenMetadata
+  from_token_address?: string
+  from_token_value?: string
+  from_token_metadata?: TokenMetadata
+  to_token_address?: string
+  to_token_value?: string
+  to_token_metadata?: TokenMetadata
   id?: string
   spender?: string
   function?: ActivityFunction
@@ -40,11 +57,16 @@ export type ActivityItem = {
 export function toActivityItem({
   row,
   token,
+  toToken,
+  priceOf = () => undefined,
   fn,
 }: {
   row: ActivityRow
   /** The token row when the item names a token. */
   token?: TokenRow | undefined
+  /** Swaps: the token row of the side the wallet got. */
+  toToken?: TokenRow | undefined
+  priceOf?: PriceOf
   /** For `call` items. */
   fn?: ActivityFunction | undefined
 }): ActivityItem {
@@ -65,7 +87,16 @@ export function toActivityItem({
   if (from) item.from = from
   if (row.to_address) item.to = row.to_address
   if (row.value !== null) item.value = fromU256(row.value).toString()
-  if (token) item.token_metadata = tokenMetadata(token)
+  if (row.value_usd !== null) item.value_usd = row.value_usd
+  if (token) item.token_metadata = tokenMetadata(token, priceOf(row.token_address ?? ''))
+  if (row.type === 'swap') {
+    item.from_token_address = row.token_address ?? 'native'
+    if (row.value !== null) item.from_token_value = fromU256(row.value).toString()
+    if (token) item.from_token_metadata = item.token_metadata!
+    item.to_token_address = row.to_token_address ?? 'native'
+    if (row.to_value !== null) item.to_token_value = fromU256(row.to_value).toString()
+    if (toToken) item.to_token_metadata = tokenMetadata(toToken, priceOf(item.to_token_address))
+  }
   if (row.token_id !== null && (row.asset_type === 'erc721' || row.asset_type === 'erc1155'))
     item.id = fromU256(row.token_id).toString()
   if (row.spender) item.spender = row.spender
@@ -74,11 +105,18 @@ export function toActivityItem({
   return item
 }
 
-function tokenMetadata(token: TokenRow): TokenMetadata {
+function tokenMetadata(
+  token: TokenRow,
+  price: { priceUsd: number; poolSizeUsd: number } | undefined,
+): TokenMetadata {
   const out: TokenMetadata = {}
   if (token.symbol !== null) out.symbol = token.symbol
   if (token.decimals !== null) out.decimals = Number(token.decimals)
   if (token.name !== null) out.name = token.name
+  if (price) {
+    out.price_usd = price.priceUsd
+    out.pool_size = price.poolSizeUsd
+  }
   out.standard = token.standard.toUpperCase()
   return out
 }

@@ -219,15 +219,17 @@ describe.each(DIALECTS)('%s', (dialect) => {
       }
     })
 
-    test('args: historical_prices is validated, price fields are omitted', async () => {
+    test('args: historical_prices is validated; an unpriced token has no price fields', async () => {
       const token = indexed.world.tokens[1]!.address
       for (const value of ['0', '1', '24,168', '1,2,3', ' 5 , 6 ']) {
         const res = await api.get(
           `/v1/evm/token-info/${token}?chain_ids=1&historical_prices=${encodeURIComponent(value)}`,
         )
         expect(res.status, value).toBe(200)
+        // This world's chain has no DEX factories configured: nothing is priced.
         expect(res.body.tokens[0]).not.toHaveProperty('price_usd')
-        expect(res.body.tokens[0]).not.toHaveProperty('historical_prices')
+        expect(res.body.tokens[0]).not.toHaveProperty('pool_size')
+        expect(res.body.tokens[0].historical_prices).toEqual([])
       }
       for (const value of ['', '1,2,3,4', '-1', 'a', '1.5', '1,,2', '١', '9'.repeat(30)]) {
         const res = await api.get(

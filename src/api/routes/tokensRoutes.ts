@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { nativeCurrency } from '../../chains/nativeCurrencies.ts'
 import { fromU256, U256_ZERO } from '../../store/u256.ts'
 import { ApiError } from '../ApiError.ts'
@@ -18,6 +18,9 @@ import {
   type Warning,
   WarningSchema,
 } from '../params.ts'
+import { HistoricalPricesSchema } from '../prices/priceSchemas.ts'
+import { readHistoricalPrices } from '../prices/readHistoricalPrices.ts'
+import { readTokenPrices } from '../prices/readTokenPrices.ts'
 import { meterRequest } from '../registerAuth.ts'
 
 const TOKEN_INFO_COST = 2
@@ -31,15 +34,14 @@ const TokenRecord = Type.Object({
   name: Type.Optional(Type.String()),
   decimals: Type.Optional(Type.Integer()),
   total_supply: Type.Optional(Type.String()),
+  price_usd: Type.Optional(Type.Number()),
+  pool_size: Type.Optional(Type.Number()),
+  fully_diluted_value: Type.Optional(
+    Type.Number({ description: 'price_usd × total_supply (ERC20 only)' }),
+  ),
+  historical_prices: Type.Optional(HistoricalPricesSchema),
 })
-type TokenRecord = {
-  chain_id: number
-  chain: string
-  symbol?: string
-  name?: string
-  decimals?: number
-  total_supply?: string
-}
+type TokenRecord = Static<typeof TokenRecord>
 
 const Holder = Type.Object({
   wallet_address: Type.String(),
@@ -49,10 +51,9 @@ const Holder = Type.Object({
 })
 
 /**
- * GET /v1/evm/token-info/{address} (native asset or ERC20 metadata and supply) and
+ * GET /v1/evm/token-info/{address} (native asset or ERC20 metadata, supply and price) and
  * GET /v1/evm/token-holders/{chain_id}/{address} (holders by balance, highest first).
- * Prices (price_usd, pool_size, fully_diluted_value, historical_prices values, logo) are not
- * produced yet: they are omitted, while `historical_prices` is still validated.
+ * Unpriced tokens have no price fields; `logo` has no source and is omitted.
  */
 export const tokensRoutes: RouteModule = (app, ctx) => {
   app.get(
@@ -113,7 +114,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
       await meterRequest({ ctx, request, reply, cost: TOKEN_INFO_COST })
 
       const records: TokenRecord[] = []
-      if (supported) records.push(await readTokenRecord({ ctx, chainId, address }))
+      if (supported) records.push(await readTokenRecord({ ctx, chainId, address, hours }))
       // One record per chain and one chain per request: paging exists for the interface's sake.
       const end = limit === undefined ? records.length : start + limit
       const tokens = records.slice(start, end)
@@ -251,13 +252,32 @@ async function readTokenRecord({
   ctx,
   chainId,
   address,
+  hours,
 }: {
   ctx: ApiContext
   chainId: number
   address: 'native' | `0x${string}`
+  hours: number[] | undefined
 }): Promise<TokenRecord> {
   const chain = chainName(ctx, chainId)
-  if (address === 'native') return { chain_id: chainId, chain, ...nativeCurrency(chainId) }
+  const config = ctx.chains.find((c) => c.chainId === chainId)
+  const db = ctx.store.db
+  const price = config
+    ? (await readTokenPrices({ db, chain: config, assets: [address] })).get(address)
+    : undefined
+  const history =
+    config && hours
+      ? (await readHistoricalPrices({ db, chain: config, assets: [address], offsets: hours })).get(
+          address,
+        )
+      : undefined
+  const priced = {
+    ...(price ? { price_usd: price.priceUsd } : {}),
+    ...(hours ? { historical_prices: history ?? [] } : {}),
+  }
+  if (address === 'native') {
+    return { chain_id: chainId, chain, ...nativeCurrency(chainId), ...priced }
+  }
   const row = await ctx.store.db
     .selectFrom('tokens')
     .select(['standard', 'name', 'symbol', 'decimals', 'total_supply'])
@@ -275,5 +295,13 @@ async function readTokenRecord({
     ...(row.name === null ? {} : { name: row.name }),
     ...(row.decimals === null ? {} : { decimals: row.decimals }),
     ...(row.total_supply === null ? {} : { total_supply: fromU256(row.total_supply).toString() }),
+    ...priced,
+    ...(price ? { pool_size: price.poolSizeUsd } : {}),
+    ...(price && row.total_supply !== null && row.decimals !== null
+      ? {
+          fully_diluted_value:
+            (Number(fromU256(row.total_supply)) / 10 ** row.decimals) * price.priceUsd,
+        }
+      : {}),
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createAccounts } from '../../accounts/createAccounts.ts'
 import type { ChainConfig, ScryConfig } from '../../config/types.ts'
 import { runTrickle } from '../../dev/runTrickle.ts'
+import { worldPricing } from '../../dev/worldPricing.ts'
 import { createLogger, type Logger } from '../../internal/logger.ts'
 import { createStore, type Store } from '../../store/createStore.ts'
 import { formatTryBlock } from '../dev/formatTryBlock.ts'
@@ -216,5 +217,6 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     rpcBatchSize: 50,
     pollIntervalMs: 500,
     expectedChainId: chain.chainId,
+    ...worldPricing(chain.world),
   }
 }

@@ -1,10 +1,12 @@
 import type { Insertable } from 'kysely'
+import { decodePoolLog } from '../../prices/decodePoolLog.ts'
 import type { ActivityType, AssetType, Database, TransferKind } from '../../store/schema.ts'
 import { toU256 } from '../../store/u256.ts'
 import { decodeLogs } from '../decode/decodeLog.ts'
 import type { ChainBlock } from '../fetch/chainBlock.ts'
 import type { Address, TokenEvent } from '../types.ts'
 import { collectEvent, type Movement } from './collectEvent.ts'
+import { findSwaps } from './findSwaps.ts'
 import { emptyTouched, type Touched } from './touched.ts'
 import { ZERO_ADDRESS } from './zeroAddress.ts'
 
@@ -97,7 +99,18 @@ export function deriveHistory({
         input: tx.input,
         success: tx.success ? 1 : 0,
       })
+      const swapRecipients = new Set<Address>()
+      let swapped = false
       for (const log of tx.logs) {
+        const poolEvent = decodePoolLog(log)
+        if (poolEvent?.kind === 'created') touched.poolCreations.push(poolEvent)
+        else if (poolEvent) {
+          touched.pools.set(poolEvent.pool, poolEvent.type)
+          if (poolEvent.kind === 'swap' && tx.success) {
+            swapped = true
+            swapRecipients.add(poolEvent.recipient)
+          }
+        }
         rows.logs.push({
           chain_id: chainId,
           block_number: blockNumber,
@@ -173,6 +186,27 @@ export function deriveHistory({
         })
       }
 
+      // A wallet's swap is one item; its legs are not also listed as sends and receives.
+      // Pools are the recipients of a route's inner hops, not swappers themselves.
+      for (const log of tx.logs) swapRecipients.delete(log.address)
+      const swaps = swapped
+        ? findSwaps({ txFrom: tx.from, recipients: swapRecipients, movements })
+        : []
+      const swapLegs = new Set(
+        swaps.flatMap((s) => [`${s.wallet}|${s.from.token}`, `${s.wallet}|${s.to.token}`]),
+      )
+      for (const s of swaps) {
+        item(s.wallet, 'swap', {
+          asset_type: s.from.token === null ? 'native' : 'erc20',
+          token_address: s.from.token,
+          value: toU256(s.from.value),
+          to_token_address: s.to.token,
+          to_value: toU256(s.to.value),
+          from_address: s.wallet,
+          to_address: tx.to,
+        })
+      }
+
       for (const m of movements) {
         involved.add(m.from)
         involved.add(m.to)
@@ -198,11 +232,14 @@ export function deriveHistory({
           value: toU256(m.value),
           token_id: m.tokenId === null ? null : toU256(m.tokenId),
         }
-        if (m.token !== null && m.from === ZERO_ADDRESS) item(m.to, 'mint', fields)
-        else if (m.token !== null && m.to === ZERO_ADDRESS) item(m.from, 'burn', fields)
-        else {
-          item(m.from, 'send', fields)
-          item(m.to, 'receive', fields)
+        const leg = (wallet: Address) => swapLegs.has(`${wallet}|${m.token}`)
+        if (m.token !== null && m.from === ZERO_ADDRESS) {
+          if (!leg(m.to)) item(m.to, 'mint', fields)
+        } else if (m.token !== null && m.to === ZERO_ADDRESS) {
+          if (!leg(m.from)) item(m.from, 'burn', fields)
+        } else {
+          if (!leg(m.from)) item(m.from, 'send', fields)
+          if (!leg(m.to)) item(m.to, 'receive', fields)
         }
       }
       for (const event of approvals) {

@@ -1,3 +1,4 @@
+import type { PoolIdentity, PoolType } from '../../prices/poolTypes.ts'
 import type { TokenStandard } from '../../store/schema.ts'
 import type { Address } from '../types.ts'
 
@@ -24,6 +25,10 @@ export type Touched = {
   spentBy: Map<string, { owner: Address; token: Address }>
   /** Operator approvals (ApprovalForAll), last event wins. */
   operators: Map<string, { owner: Address; token: Address; operator: Address; approved: boolean }>
+  /** Addresses that emitted DEX pool events, with the pool type the events imply. */
+  pools: Map<Address, PoolType>
+  /** Pools announced by a factory's PairCreated/PoolCreated (any factory; config decides). */
+  poolCreations: PoolIdentity[]
 }
 
 export type HolderFlow = {
@@ -57,5 +62,7 @@ export function emptyTouched(): Touched {
     allowances: new Map(),
     spentBy: new Map(),
     operators: new Map(),
+    pools: new Map(),
+    poolCreations: [],
   }
 }

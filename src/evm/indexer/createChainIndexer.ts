@@ -131,7 +131,15 @@ export function createChainIndexer({
         if (blocks[i]?.parentHash !== blocks[i - 1]?.hash) return false
       }
       const keepUndo = window.to > headBlock - chain.finalityDepth
-      const result = await processBatch({ rpc, store, chainId, blocks, keepUndo, signal })
+      const result = await processBatch({
+        rpc,
+        store,
+        chainId,
+        pricing: chain,
+        blocks,
+        keepUndo,
+        signal,
+      })
       indexed = window.to
       indexedHash = blocks[blocks.length - 1]?.hash
       const p = progress.record({

@@ -1,3 +1,6 @@
+import type { ChainConfig } from '../../config/types.ts'
+import { updatePrices } from '../../prices/updatePrices.ts'
+import { valueActivity } from '../../prices/valueActivity.ts'
 import type { BatchWrite } from '../../store/applyBatch.ts'
 import type { Store } from '../../store/createStore.ts'
 import { deriveHistory } from '../derive/deriveHistory.ts'
@@ -5,6 +8,13 @@ import { deriveState } from '../derive/deriveState.ts'
 import type { ChainBlock } from '../fetch/chainBlock.ts'
 import { readBatchState } from '../read/readBatchState.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
+import type { Address } from '../types.ts'
+
+/** What a batch needs to know about its chain's prices. */
+export type BatchPricing = Pick<
+  ChainConfig,
+  'usdc' | 'wrappedNative' | 'dexFactories' | 'minPoolLiquidityUsd'
+>
 
 export type BatchResult = { blocks: number; transfers: number; transactions: number }
 
@@ -16,6 +26,7 @@ export async function processBatch({
   rpc,
   store,
   chainId,
+  pricing,
   blocks,
   keepUndo,
   signal,
@@ -23,6 +34,7 @@ export async function processBatch({
   rpc: RpcClient
   store: Store
   chainId: number
+  pricing: BatchPricing
   blocks: readonly ChainBlock[]
   keepUndo: boolean
   signal?: AbortSignal
@@ -48,6 +60,30 @@ export async function processBatch({
     loaded,
     reads,
   })
+  const decimals = new Map<Address, number>()
+  for (const [address, t] of loaded.tokens)
+    if (t.decimals !== null) decimals.set(address, t.decimals)
+  for (const [address, t] of reads.newTokens)
+    if (t.decimals !== undefined) decimals.set(address, t.decimals)
+  const prices = await updatePrices({
+    rpc,
+    store,
+    chain: { chainId, ...pricing },
+    blockNumber: last.number,
+    blockTime: last.timestamp,
+    touched: touched.pools,
+    created: touched.poolCreations,
+    batchDecimals: decimals,
+    ...(signal ? { signal } : {}),
+  })
+  await valueActivity({
+    store,
+    chainId,
+    rows: rows.activity,
+    prices: prices.prices,
+    decimals,
+    wrappedNative: pricing.wrappedNative,
+  })
   const batch: BatchWrite = {
     chainId,
     fromBlock: Number(first.number),
@@ -55,7 +91,7 @@ export async function processBatch({
     toHash: last.hash,
     keepUndo,
     ...rows,
-    state,
+    state: [...state, ...prices.changes],
   }
   await store.applyBatch(batch)
   return {

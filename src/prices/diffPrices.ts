@@ -1,0 +1,63 @@
+import type { Address } from '../evm/types.ts'
+import type { TokenPriceTable } from '../store/schema.ts'
+import type { StateChange } from '../store/stateTables.ts'
+import type { TokenPrice } from './computePrices.ts'
+
+const HOUR = 3600
+
+/**
+ * State changes that take the stored prices to `next`: changed and new prices, deleted ones
+ * (a token whose route vanished), and the hour's price point of every token whose price
+ * moved. Pure.
+ */
+export function diffPrices({
+  chainId,
+  previous,
+  next,
+  blockNumber,
+  blockTime,
+}: {
+  chainId: number
+  previous: ReadonlyMap<Address, TokenPriceTable>
+  next: ReadonlyMap<Address, TokenPrice>
+  blockNumber: number
+  blockTime: number
+}): StateChange[] {
+  const changes: StateChange[] = []
+  const hour = Math.floor(blockTime / HOUR) * HOUR
+  for (const [token, price] of next) {
+    const old = previous.get(token)
+    const moved = !old || !same(old.price_usd, price.priceUsd)
+    if (!moved && old.pool === price.pool && same(old.pool_size_usd, price.poolSizeUsd)) continue
+    changes.push({
+      table: 'token_prices',
+      key: { chain_id: chainId, token },
+      row: {
+        chain_id: chainId,
+        token,
+        price_usd: price.priceUsd,
+        pool: price.pool,
+        pool_size_usd: price.poolSizeUsd,
+        block_number: blockNumber,
+        block_time: blockTime,
+      },
+    })
+    if (moved) {
+      changes.push({
+        table: 'token_price_hours',
+        key: { chain_id: chainId, token, hour },
+        row: { chain_id: chainId, token, hour, price_usd: price.priceUsd, block_time: blockTime },
+      })
+    }
+  }
+  for (const token of previous.keys()) {
+    if (!next.has(token))
+      changes.push({ table: 'token_prices', key: { chain_id: chainId, token }, row: null })
+  }
+  return changes
+}
+
+/** Equal to within float noise (prices are recomputed from the same reserves). */
+function same(a: number, b: number): boolean {
+  return Math.abs(a - b) <= Math.abs(a) * 1e-12
+}

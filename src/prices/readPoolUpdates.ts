@@ -1,0 +1,279 @@
+import { decodeFunctionResult, encodeFunctionData } from 'viem'
+import { erc20Abi } from '../evm/abis.ts'
+import { callContracts } from '../evm/read/callContracts.ts'
+import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
+import type { Address, Hex } from '../evm/types.ts'
+import type { PoolTable } from '../store/schema.ts'
+import { toU256 } from '../store/u256.ts'
+import { uniswapV2Abi, uniswapV3Abi } from './poolAbis.ts'
+import type { DexFactory, PoolIdentity, PoolType } from './poolTypes.ts'
+
+/**
+ * New rows for the pools a batch touched, read at its last block. A pool is trusted when a
+ * configured factory announced it (PairCreated/PoolCreated) or, for pools older than the
+ * indexed range, when the factory it names returns it from `getPair`/`getPool`. Other
+ * emitters of pool events get an untrusted row, so they are checked once, never priced.
+ */
+export async function readPoolUpdates({
+  rpc,
+  chainId,
+  blockNumber,
+  touched,
+  created,
+  known,
+  factories,
+  signal,
+}: {
+  rpc: RpcClient
+  chainId: number
+  blockNumber: bigint
+  /** Addresses that emitted pool events, with the type their events imply. */
+  touched: ReadonlyMap<Address, PoolType>
+  /** Pools announced by some factory in the batch (not yet checked against config). */
+  created: readonly PoolIdentity[]
+  /** The store's rows for the touched and created addresses. */
+  known: ReadonlyMap<Address, PoolTable>
+  factories: readonly DexFactory[]
+  signal?: AbortSignal
+}): Promise<PoolTable[]> {
+  const sig = signal ? { signal } : {}
+  const configured = new Set(factories.map((f) => `${f.type}|${f.address}`))
+  const identities = new Map<Address, PoolIdentity | null>()
+  for (const [address, row] of known) identities.set(address, identityOf(row))
+  for (const pool of created) {
+    if (configured.has(`${pool.type}|${pool.factory}`)) identities.set(pool.address, pool)
+  }
+  const unknown = [...touched].filter(([address]) => !identities.has(address))
+  for (const [address, identity] of await verifyPools({
+    rpc,
+    blockNumber,
+    candidates: unknown,
+    configured,
+    ...sig,
+  })) {
+    identities.set(address, identity)
+  }
+
+  const trusted = [...identities.values()].filter((p): p is PoolIdentity => p !== null)
+  const states = await readStates({ rpc, blockNumber, pools: trusted, ...sig })
+  const block = Number(blockNumber)
+  const rows = trusted.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! }))
+  for (const [address, identity] of identities) {
+    if (identity !== null || known.has(address)) continue
+    rows.push({
+      chain_id: chainId,
+      address,
+      type: touched.get(address) ?? 'uniswap_v2',
+      trusted: 0,
+      factory: null,
+      token0: null,
+      token1: null,
+      fee: null,
+      ...NO_STATE,
+      block_number: block,
+    })
+  }
+  return rows
+}
+
+const NO_STATE = {
+  reserve0: null,
+  reserve1: null,
+  sqrt_price_x96: null,
+  tick: null,
+  liquidity: null,
+} as const
+
+function identityOf(row: PoolTable): PoolIdentity | null {
+  if (row.trusted !== 1 || !row.factory || !row.token0 || !row.token1) return null
+  return {
+    address: row.address as Address,
+    type: row.type,
+    factory: row.factory as Address,
+    token0: row.token0 as Address,
+    token1: row.token1 as Address,
+    fee: row.fee,
+  }
+}
+
+function rowOf({
+  chainId,
+  pool,
+  block,
+}: {
+  chainId: number
+  pool: PoolIdentity
+  block: number
+}): PoolTable {
+  return {
+    chain_id: chainId,
+    address: pool.address,
+    type: pool.type,
+    trusted: 1,
+    factory: pool.factory,
+    token0: pool.token0,
+    token1: pool.token1,
+    fee: pool.fee,
+    ...NO_STATE,
+    block_number: block,
+  }
+}
+
+const call = (
+  abi: typeof uniswapV2Abi | typeof uniswapV3Abi,
+  functionName: string,
+  args?: unknown[],
+) =>
+  // biome-ignore lint/suspicious/noExplicitAny: one helper over two ABIs.
+  encodeFunctionData({ abi, functionName, args } as any)
+
+function decode<T>(
+  abi: typeof uniswapV2Abi | typeof uniswapV3Abi | typeof erc20Abi,
+  functionName: string,
+  data: Hex | undefined,
+): T | undefined {
+  if (data === undefined || data === '0x') return undefined
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: one helper over several ABIs.
+    return decodeFunctionResult({ abi, functionName, data } as any) as T
+  } catch {
+    return undefined
+  }
+}
+
+/** Asks each candidate for its factory and tokens, then asks that factory whether it is its pool. */
+async function verifyPools({
+  rpc,
+  blockNumber,
+  candidates,
+  configured,
+  signal,
+}: {
+  rpc: RpcClient
+  blockNumber: bigint
+  candidates: readonly [Address, PoolType][]
+  configured: ReadonlySet<string>
+  signal?: AbortSignal
+}): Promise<Map<Address, PoolIdentity | null>> {
+  const sig = signal ? { signal } : {}
+  const out = new Map<Address, PoolIdentity | null>()
+  if (candidates.length === 0) return out
+  const abiOf = (type: PoolType) => (type === 'uniswap_v2' ? uniswapV2Abi : uniswapV3Abi)
+  const first = await callContracts({
+    rpc,
+    blockNumber,
+    calls: candidates.flatMap(([to, type]) => [
+      { to, data: call(abiOf(type), 'factory') },
+      { to, data: call(abiOf(type), 'token0') },
+      { to, data: call(abiOf(type), 'token1') },
+      {
+        to,
+        data: type === 'uniswap_v3' ? call(uniswapV3Abi, 'fee') : call(uniswapV2Abi, 'factory'),
+      },
+    ]),
+    ...sig,
+  })
+  const claimed: PoolIdentity[] = []
+  for (const [i, [address, type]] of candidates.entries()) {
+    const abi = abiOf(type)
+    const factory = decode<Address>(abi, 'factory', first[4 * i])?.toLowerCase() as Address
+    const token0 = decode<Address>(abi, 'token0', first[4 * i + 1])?.toLowerCase() as Address
+    const token1 = decode<Address>(abi, 'token1', first[4 * i + 2])?.toLowerCase() as Address
+    const fee = type === 'uniswap_v3' ? decode<number>(uniswapV3Abi, 'fee', first[4 * i + 3]) : null
+    if (
+      !factory ||
+      !token0 ||
+      !token1 ||
+      fee === undefined ||
+      !configured.has(`${type}|${factory}`)
+    ) {
+      out.set(address, null)
+      continue
+    }
+    claimed.push({ address, type, factory, token0, token1, fee })
+  }
+  const answers = await callContracts({
+    rpc,
+    blockNumber,
+    calls: claimed.map((p) => ({
+      to: p.factory,
+      data:
+        p.type === 'uniswap_v2'
+          ? call(uniswapV2Abi, 'getPair', [p.token0, p.token1])
+          : call(uniswapV3Abi, 'getPool', [p.token0, p.token1, p.fee]),
+    })),
+    ...sig,
+  })
+  for (const [i, p] of claimed.entries()) {
+    const fn = p.type === 'uniswap_v2' ? 'getPair' : 'getPool'
+    const answer = decode<Address>(
+      p.type === 'uniswap_v2' ? uniswapV2Abi : uniswapV3Abi,
+      fn,
+      answers[i],
+    )
+    out.set(p.address, answer?.toLowerCase() === p.address ? p : null)
+  }
+  return out
+}
+
+type PoolState = Pick<PoolTable, 'reserve0' | 'reserve1' | 'sqrt_price_x96' | 'tick' | 'liquidity'>
+
+/** V2: getReserves. V3: slot0, liquidity and the pool's balance of each token. */
+async function readStates({
+  rpc,
+  blockNumber,
+  pools,
+  signal,
+}: {
+  rpc: RpcClient
+  blockNumber: bigint
+  pools: readonly PoolIdentity[]
+  signal?: AbortSignal
+}): Promise<PoolState[]> {
+  const balanceOf = (holder: Address) =>
+    encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] })
+  const results = await callContracts({
+    rpc,
+    blockNumber,
+    calls: pools.flatMap((p) =>
+      p.type === 'uniswap_v2'
+        ? [{ to: p.address, data: call(uniswapV2Abi, 'getReserves') }]
+        : [
+            { to: p.address, data: call(uniswapV3Abi, 'slot0') },
+            { to: p.address, data: call(uniswapV3Abi, 'liquidity') },
+            { to: p.token0, data: balanceOf(p.address) },
+            { to: p.token1, data: balanceOf(p.address) },
+          ],
+    ),
+    ...(signal ? { signal } : {}),
+  })
+  let k = 0
+  const u256 = (v: bigint | undefined) => (v === undefined ? null : toU256(v))
+  return pools.map((p) => {
+    if (p.type === 'uniswap_v2') {
+      const r = decode<readonly [bigint, bigint, number]>(uniswapV2Abi, 'getReserves', results[k++])
+      return {
+        reserve0: u256(r?.[0]),
+        reserve1: u256(r?.[1]),
+        sqrt_price_x96: null,
+        tick: null,
+        liquidity: null,
+      }
+    }
+    const slot0 = decode<readonly [bigint, number, ...unknown[]]>(
+      uniswapV3Abi,
+      'slot0',
+      results[k++],
+    )
+    const liquidity = decode<bigint>(uniswapV3Abi, 'liquidity', results[k++])
+    const b0 = decode<bigint>(erc20Abi, 'balanceOf', results[k++])
+    const b1 = decode<bigint>(erc20Abi, 'balanceOf', results[k++])
+    return {
+      reserve0: u256(b0),
+      reserve1: u256(b1),
+      sqrt_price_x96: u256(slot0?.[0]),
+      tick: slot0?.[1] ?? null,
+      liquidity: u256(liquidity),
+    }
+  })
+}

@@ -1,0 +1,50 @@
+/** A binary max-heap ordered by `score` (highest first). */
+export type MaxHeap<T> = {
+  push(item: T): void
+  pop(): T | undefined
+  readonly size: number
+}
+
+export function createMaxHeap<T>(score: (item: T) => number): MaxHeap<T> {
+  const items: T[] = []
+  const higher = (i: number, j: number) => score(items[i]!) > score(items[j]!)
+  const swap = (i: number, j: number) => {
+    const t = items[i]!
+    items[i] = items[j]!
+    items[j] = t
+  }
+  return {
+    push(item) {
+      items.push(item)
+      let i = items.length - 1
+      while (i > 0) {
+        const parent = (i - 1) >> 1
+        if (!higher(i, parent)) break
+        swap(i, parent)
+        i = parent
+      }
+    },
+    pop() {
+      const top = items[0]
+      const last = items.pop()
+      if (items.length > 0 && last !== undefined) {
+        items[0] = last
+        let i = 0
+        for (;;) {
+          const l = 2 * i + 1
+          const r = l + 1
+          let best = i
+          if (l < items.length && higher(l, best)) best = l
+          if (r < items.length && higher(r, best)) best = r
+          if (best === i) break
+          swap(i, best)
+          i = best
+        }
+      }
+      return top
+    },
+    get size() {
+      return items.length
+    },
+  }
+}

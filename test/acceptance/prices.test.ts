@@ -1,0 +1,398 @@
+import { type Abi, type Address, erc20Abi, parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { ChainConfig } from '../../src/config/types.ts'
+import { loadArtifact } from '../../src/dev/artifacts.ts'
+import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { createChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
+import { silentLogger } from '../../src/internal/logger.ts'
+import { createPriceWorld, DEADLINE, type PriceWorld } from '../support/createPriceWorld.ts'
+import { createTestApi, type TestApi } from '../support/createTestApi.ts'
+import { createTestStore, DIALECTS, type TestStore } from '../support/createTestStore.ts'
+import { runIndexer, testChainConfig } from '../support/testChain.ts'
+
+// Prices from onchain liquidity, checked against the pools' own quoters, on SQLite and
+// PostgreSQL: one anvil chain, one indexer per store following it.
+const CHAIN_ID = 1
+const HOUR = 3600
+let anvil: Anvil
+let w: PriceWorld
+let chain: ChainConfig
+const sides: { store: TestStore; api: TestApi; run: ReturnType<typeof runIndexer> }[] = []
+
+const v2Pair = loadArtifact('UniswapV2Pair').abi
+const v2Router = loadArtifact('UniswapV2Router02').abi
+const swapRouterAbi = loadArtifact('SwapRouter').abi
+const quoterAbi = loadArtifact('QuoterV2').abi
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: CHAIN_ID })
+  w = await createPriceWorld(anvil)
+  chain = testChainConfig({
+    chainId: CHAIN_ID,
+    rpc: [anvil.rpcUrl],
+    traces: 'parity',
+    batchSize: 25,
+    usdc: [w.usdc],
+    wrappedNative: w.weth,
+    dexFactories: [
+      { type: 'uniswap_v2', address: w.v2Factory },
+      { type: 'uniswap_v3', address: w.v3Factory },
+    ],
+    minPoolLiquidityUsd: 1000,
+  })
+  for (const dialect of DIALECTS) {
+    const store = await createTestStore(dialect)
+    const run = runIndexer({
+      indexer: createChainIndexer({ chain, store: store.store, logger: silentLogger() }),
+      store: store.store,
+    })
+    const api = await createTestApi({ store: store.store, chains: [chain] })
+    sides.push({ store, api, run })
+  }
+  await synced()
+}, 240_000)
+
+afterAll(async () => {
+  for (const s of sides) {
+    await s.run.stop().catch(() => undefined)
+    await s.api.close()
+    await s.store.drop()
+  }
+  await anvil?.stop()
+})
+
+/** Waits until every store has indexed the node's head. */
+async function synced() {
+  const head = Number(await w.pub.getBlockNumber({ cacheTime: 0 }))
+  for (const s of sides) await s.run.synced({ block: head, timeoutMs: 120_000 })
+}
+
+async function tokenInfo(api: TestApi, token: Address | 'native', query = '') {
+  const res = await api.get(`/v1/evm/token-info/${token}?chain_ids=${CHAIN_ID}${query}`)
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res.body.tokens[0]
+}
+
+/** USDC out for one whole `token` along a V2 route (router.getAmountsOut, fee included). */
+async function quoteV2(path: Address[], amountIn: bigint): Promise<bigint> {
+  const amounts = (await w.pub.readContract({
+    address: w.v2Router,
+    abi: v2Router,
+    functionName: 'getAmountsOut',
+    args: [amountIn, path],
+  })) as bigint[]
+  return amounts.at(-1)!
+}
+
+async function quoteV3(tokenIn: Address, tokenOut: Address, fee: number, amountIn: bigint) {
+  const { result } = await w.pub.simulateContract({
+    address: w.quoter,
+    abi: quoterAbi,
+    functionName: 'quoteExactInputSingle',
+    args: [{ tokenIn, tokenOut, amountIn, fee, sqrtPriceLimitX96: 0n }],
+  })
+  return (result as readonly [bigint, ...unknown[]])[0]
+}
+
+const within = (actual: number, expected: number, tolerance: number) =>
+  expect(Math.abs(actual / expected - 1), `${actual} vs ${expected}`).toBeLessThan(tolerance)
+
+describe.each(DIALECTS.map((d, i) => [d, i] as const))('prices (%s)', (_dialect, index) => {
+  const api = () => sides[index]!.api
+
+  test('every token is priced within 1 % of its route quoter, through the deepest pool', async () => {
+    // TKA: deep V2 TKA/USDC (the shallow V3 pool at $2.50 and the rogue factory's pool lose).
+    const tka = await tokenInfo(api(), w.tka)
+    within(tka.price_usd, Number(await quoteV2([w.tka, w.usdc], 10n ** 18n)) / 1e6, 0.01)
+    within(tka.price_usd, 2, 0.01)
+    // WETH and the native asset: V2 WETH/USDC.
+    const weth = await tokenInfo(api(), w.weth)
+    within(weth.price_usd, Number(await quoteV2([w.weth, w.usdc], 10n ** 16n)) / 1e4, 0.01)
+    const native = await tokenInfo(api(), 'native')
+    expect(native.price_usd).toBe(weth.price_usd)
+    // TKB: only through WETH (V3 TKB/WETH, then WETH's own route).
+    const tkb = await tokenInfo(api(), w.tkb)
+    const wethOut = await quoteV3(w.tkb, w.weth, 3000, 10n ** 18n)
+    within(tkb.price_usd, Number(await quoteV2([w.weth, w.usdc], wethOut)) / 1e6, 0.01)
+    // TKC: one thin pool (8 decimals).
+    const tkc = await tokenInfo(api(), w.tkc)
+    within(tkc.price_usd, Number(await quoteV2([w.tkc, w.usdc], 10n ** 6n)) / 1e4, 0.01)
+    // DUST's only pool is below the minimum liquidity: no price at all.
+    const dust = await tokenInfo(api(), w.dust)
+    expect(dust.price_usd).toBeUndefined()
+    expect(dust.pool_size).toBeUndefined()
+    // USDC is the anchor.
+    expect((await tokenInfo(api(), w.usdc)).price_usd).toBe(1)
+  })
+
+  test('pool_size is the pricing pool reserves × prices; fully_diluted_value is price × supply', async () => {
+    const tka = await tokenInfo(api(), w.tka)
+    const [r0, r1] = (await w.pub.readContract({
+      address: w.pools.tkaUsdcV2,
+      abi: v2Pair,
+      functionName: 'getReserves',
+    })) as readonly [bigint, bigint, number]
+    const [tkaReserve, usdcReserve] = BigInt(w.tka) < BigInt(w.usdc) ? [r0, r1] : [r1, r0]
+    const expected = (Number(tkaReserve) / 1e18) * tka.price_usd + Number(usdcReserve) / 1e6
+    within(tka.pool_size, expected, 1e-9)
+    const supply = await w.pub.readContract({
+      address: w.tka,
+      abi: erc20Abi,
+      functionName: 'totalSupply',
+    })
+    within(tka.fully_diluted_value, (Number(supply) / 1e18) * tka.price_usd, 1e-9)
+  })
+
+  test('balances carry price, value, pool, low_liquidity; exclude_spam_tokens drops thin and unpriced', async () => {
+    const res = await api().get(`/v1/evm/balances/${w.trader}?chain_ids=${CHAIN_ID}&metadata=pools`)
+    expect(res.status).toBe(200)
+    const rows = res.body.balances as any[]
+    const row = (address: string) => rows.find((r) => r.address === address)
+    const tka = row(w.tka)
+    expect(tka.pool).toEqual({
+      pool_type: 'uniswap_v2',
+      address: w.pools.tkaUsdcV2,
+      chain_id: CHAIN_ID,
+      tokens: [w.tka, w.usdc].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)),
+    })
+    const balance = await w.pub.readContract({
+      address: w.tka,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [w.trader],
+    })
+    within(tka.value_usd, (Number(balance) / 1e18) * tka.price_usd, 1e-9)
+    expect(tka.low_liquidity).toBe(false)
+    expect(row(w.tkb).pool.pool_type).toBe('uniswap_v3')
+    expect(row(w.tkc).low_liquidity).toBe(true)
+    expect(row(w.dust).price_usd).toBeUndefined()
+    const native = row('native')
+    expect(native.price_usd).toBeGreaterThan(0)
+    expect(native.pool_size).toBeUndefined()
+    // Ordered by value_usd descending, unpriced last.
+    const values = rows.map((r) => r.value_usd ?? -1)
+    expect(values).toEqual([...values].sort((a, b) => b - a))
+    expect(rows.at(-1).address).toBe(w.dust)
+
+    const clean = await api().get(
+      `/v1/evm/balances/${w.trader}?chain_ids=${CHAIN_ID}&exclude_spam_tokens`,
+    )
+    const addresses = clean.body.balances.map((r: any) => r.address)
+    expect(addresses).not.toContain(w.dust)
+    expect(addresses).toContain(w.tkc)
+    expect(addresses).toContain('native')
+  })
+})
+
+describe('prices move with the pools', () => {
+  test('a thin pool with a manipulated price does not move the token; an unknown factory never counts', async () => {
+    const before = await tokenInfo(sides[0]!.api, w.tka)
+    // Push the shallow V3 TKA/USDC pool's price up about tenfold.
+    await w.send({
+      to: w.swapRouter,
+      abi: swapRouterAbi,
+      functionName: 'exactInputSingle',
+      args: [
+        {
+          tokenIn: w.usdc,
+          tokenOut: w.tka,
+          fee: 3000,
+          recipient: w.trader,
+          deadline: DEADLINE,
+          amountIn: 30_000n * 10n ** 6n,
+          amountOutMinimum: 0n,
+          sqrtPriceLimitX96: 0n,
+        },
+      ],
+      from: w.trader,
+    })
+    await synced()
+    for (const s of sides) {
+      const after = await tokenInfo(s.api, w.tka)
+      expect(after.price_usd).toBeCloseTo(before.price_usd, 12)
+      const pools = await s.store.store.db
+        .selectFrom('pools')
+        .select(['address', 'trusted'])
+        .where('address', '=', w.pools.rogueTkaUsdc)
+        .execute()
+      expect(pools).toEqual([{ address: w.pools.rogueTkaUsdc, trusted: 0 }])
+    }
+  })
+
+  test('historical_prices=1,24 returns the prices of those hours', async () => {
+    const rpc = (method: string, params: unknown[] = []) =>
+      w.pub.request({ method: method as any, params: params as any })
+    const price = async () => (await tokenInfo(sides[0]!.api, w.tka)).price_usd as number
+    const sellTka = (amount: bigint) =>
+      w.send({
+        to: w.v2Router,
+        abi: v2Router,
+        functionName: 'swapExactTokensForTokens',
+        args: [amount, 0n, [w.tka, w.usdc], w.trader, DEADLINE],
+        from: w.trader,
+      })
+    const p0 = await price()
+    await rpc('evm_increaseTime', [25 * HOUR])
+    await sellTka(50_000n * 10n ** 18n)
+    await synced()
+    const p1 = await price()
+    await rpc('evm_increaseTime', [Math.round(1.5 * HOUR)])
+    await sellTka(50_000n * 10n ** 18n)
+    await synced()
+    const p2 = await price()
+    expect(p1).toBeLessThan(p0)
+    expect(p2).toBeLessThan(p1)
+    for (const s of sides) {
+      const tka = await tokenInfo(s.api, w.tka, '&historical_prices=1,24')
+      expect(tka.price_usd).toBe(p2)
+      expect(tka.historical_prices).toEqual([
+        { offset_hours: 1, price_usd: p1 },
+        { offset_hours: 24, price_usd: p0 },
+      ])
+      const res = await s.api.get(
+        `/v1/evm/balances/${w.trader}?chain_ids=${CHAIN_ID}&historical_prices=24`,
+      )
+      const row = res.body.balances.find((r: any) => r.address === w.tka)
+      expect(row.historical_prices).toEqual([{ offset_hours: 24, price_usd: p0 }])
+    }
+  })
+})
+
+describe('swaps', () => {
+  type Leg = { token: Address | 'native'; value: bigint }
+  /** The trader's change of one asset across a transaction's block (gas added back for native). */
+  async function delta(asset: Address | 'native', block: bigint, gas: bigint): Promise<bigint> {
+    if (asset === 'native') {
+      const [a, b] = await Promise.all([
+        w.pub.getBalance({ address: w.trader, blockNumber: block - 1n }),
+        w.pub.getBalance({ address: w.trader, blockNumber: block }),
+      ])
+      return b - a + gas
+    }
+    const read = (blockNumber: bigint) =>
+      w.pub.readContract({
+        address: asset,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [w.trader],
+        blockNumber,
+      })
+    return (await read(block)) - (await read(block - 1n))
+  }
+
+  async function swapAndCheck(
+    label: string,
+    tx: { to: Address; abi: Abi; functionName: string; args: unknown[]; value?: bigint },
+    gave: Address | 'native',
+    got: Address | 'native',
+  ) {
+    const { blockNumber, transactionHash } = await w.send({ ...tx, from: w.trader })
+    const receipt = await w.pub.getTransactionReceipt({ hash: transactionHash })
+    const gas = receipt.gasUsed * receipt.effectiveGasPrice
+    const from: Leg = { token: gave, value: -(await delta(gave, blockNumber, gas)) }
+    const to: Leg = { token: got, value: await delta(got, blockNumber, gas) }
+    await synced()
+    for (const s of sides) {
+      const res = await s.api.get(`/v1/evm/activity/${w.trader}?chain_ids=${CHAIN_ID}&limit=20`)
+      const items = (res.body.activity as any[]).filter((i) => i.tx_hash === transactionHash)
+      expect(
+        items.map((i) => i.type),
+        label,
+      ).toEqual(['swap'])
+      const [swap] = items
+      expect(swap.from_token_address, label).toBe(from.token)
+      expect(swap.from_token_value, label).toBe(from.value.toString())
+      expect(swap.to_token_address, label).toBe(to.token)
+      expect(swap.to_token_value, label).toBe(to.value.toString())
+      if (from.token !== 'native') expect(swap.from_token_metadata.symbol).toBeTypeOf('string')
+      expect(swap.value_usd, label).toBeGreaterThan(0)
+    }
+  }
+
+  test('V2 router, single hop', () =>
+    swapAndCheck(
+      'v2 tka→usdc',
+      {
+        to: w.v2Router,
+        abi: v2Router,
+        functionName: 'swapExactTokensForTokens',
+        args: [10n ** 20n, 0n, [w.tka, w.usdc], w.trader, DEADLINE],
+      },
+      w.tka,
+      w.usdc,
+    ))
+
+  test('V2 router, multi-hop from native ETH', () =>
+    swapAndCheck(
+      'v2 eth→weth→usdc→tka',
+      {
+        to: w.v2Router,
+        abi: v2Router,
+        functionName: 'swapExactETHForTokens',
+        args: [0n, [w.weth, w.usdc, w.tka], w.trader, DEADLINE],
+        value: parseEther('1'),
+      },
+      'native',
+      w.tka,
+    ))
+
+  test('V2 router, to native ETH (internal transfer from the router)', () =>
+    swapAndCheck(
+      'v2 tkc→usdc→weth→eth',
+      {
+        to: w.v2Router,
+        abi: v2Router,
+        functionName: 'swapExactTokensForETH',
+        args: [10n ** 8n, 0n, [w.tkc, w.usdc, w.weth], w.trader, DEADLINE],
+      },
+      w.tkc,
+      'native',
+    ))
+
+  test('V3 SwapRouter, single hop', () =>
+    swapAndCheck(
+      'v3 tkb→weth',
+      {
+        to: w.swapRouter,
+        abi: swapRouterAbi,
+        functionName: 'exactInputSingle',
+        args: [
+          {
+            tokenIn: w.tkb,
+            tokenOut: w.weth,
+            fee: 3000,
+            recipient: w.trader,
+            deadline: DEADLINE,
+            amountIn: 1000n * 10n ** 18n,
+            amountOutMinimum: 0n,
+            sqrtPriceLimitX96: 0n,
+          },
+        ],
+      },
+      w.tkb,
+      w.weth,
+    ))
+
+  test('V3 SwapRouter, multi-hop', () => {
+    const path = `0x${[w.tkb, '000bb8', w.weth, '0001f4', w.usdc].map((p) => p.replace(/^0x/, '')).join('')}`
+    return swapAndCheck(
+      'v3 tkb→weth→usdc',
+      {
+        to: w.swapRouter,
+        abi: swapRouterAbi,
+        functionName: 'exactInput',
+        args: [
+          {
+            path,
+            recipient: w.trader,
+            deadline: DEADLINE,
+            amountIn: 500n * 10n ** 18n,
+            amountOutMinimum: 0n,
+          },
+        ],
+      },
+      w.tkb,
+      w.usdc,
+    )
+  })
+})
