@@ -396,3 +396,42 @@ describe('swaps', () => {
     )
   })
 })
+
+describe('reorgs', () => {
+  test('a reorg that drops a swap restores pool state, prices and activity', async () => {
+    const price = async (api: TestApi) => (await tokenInfo(api, w.tka)).price_usd as number
+    const before = await Promise.all(sides.map((s) => price(s.api)))
+    const { transactionHash } = await w.send({
+      to: w.v2Router,
+      abi: v2Router,
+      functionName: 'swapExactTokensForTokens',
+      args: [100_000n * 10n ** 18n, 0n, [w.tka, w.usdc], w.trader, DEADLINE],
+      from: w.trader,
+    })
+    await synced()
+    for (const [i, s] of sides.entries()) expect(await price(s.api)).toBeLessThan(before[i]!)
+    // Replace the swap's block with one holding a plain transfer.
+    await w.pub.request({
+      method: 'anvil_reorg' as never,
+      params: [1, [[{ from: w.deployer, to: w.trader, value: '0x1' }, 0]]] as never,
+    })
+    const head = await w.pub.getBlock({ blockTag: 'latest' })
+    const [r0, r1] = (await w.pub.readContract({
+      address: w.pools.tkaUsdcV2,
+      abi: v2Pair,
+      functionName: 'getReserves',
+    })) as readonly [bigint, bigint, number]
+    for (const [i, s] of sides.entries()) {
+      await s.run.synced({ block: Number(head.number), hash: head.hash, timeoutMs: 60_000 })
+      expect(await price(s.api)).toBe(before[i])
+      const pool = await s.store.store.db
+        .selectFrom('pools')
+        .select(['reserve0', 'reserve1'])
+        .where('address', '=', w.pools.tkaUsdcV2)
+        .executeTakeFirstOrThrow()
+      expect([BigInt(`0x${pool.reserve0}`), BigInt(`0x${pool.reserve1}`)]).toEqual([r0, r1])
+      const res = await s.api.get(`/v1/evm/activity/${w.trader}?chain_ids=${CHAIN_ID}`)
+      expect(res.body.activity.map((a: any) => a.tx_hash)).not.toContain(transactionHash)
+    }
+  })
+})
