@@ -17,7 +17,8 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { cpus, loadavg, platform, release, totalmem } from 'node:os'
 import { sql } from 'kysely'
-import { createStore } from '../src/store/createStore.ts'
+import { dexDeployment } from '../src/prices/dexDeployments.ts'
+import { createStore, type Store } from '../src/store/createStore.ts'
 import type { DialectName } from '../src/store/dialect.ts'
 import { createTestDatabase } from '../test/support/createTestStore.ts'
 import type { BenchServerCommand, BenchServerMessage, QueryPlan } from './support/benchServer.ts'
@@ -25,6 +26,7 @@ import { createDatasetPlan, type DatasetPlan } from './support/createDatasetPlan
 import { createRandom } from './support/createRandom.ts'
 import { fillStore } from './support/fillStore.ts'
 import { type LoadResult, runLoad } from './support/runLoad.ts'
+import { seedPrices } from './support/seedPrices.ts'
 
 const CHAIN_ID = 1
 /** The indexer's default batch size: the fill commits the same batches. */
@@ -55,6 +57,7 @@ const settings = {
   connections: envInt('BENCH_CONNECTIONS', 10),
   warmup: envInt('BENCH_WARMUP', 2),
   deepPages: envInt('BENCH_DEEP_PAGES', 150),
+  priced: envInt('BENCH_PRICED', 100),
   keep: process.env.BENCH_KEEP === '1',
   reuseUrl: process.env.BENCH_DB_URL,
 }
@@ -90,6 +93,18 @@ async function main() {
   try {
     if (settings.reuseUrl) log(`Reusing the store at ${redact(settings.reuseUrl)}`)
     else await fill({ url: database.url, plan })
+    await withStore(database.url, (store) =>
+      seedPrices({
+        store,
+        plan,
+        chainId: CHAIN_ID,
+        usdc: dexDeployment(CHAIN_ID).usdc[0]!,
+        count: Math.min(settings.priced, settings.tokens),
+      }),
+    )
+    log(
+      `Priced ${int(Math.min(settings.priced, settings.tokens))} tokens (pools, prices, 48 hourly points)`,
+    )
     server = await startBenchServer(database.url)
     const results = await load({ server, plan })
     printResults(results)
@@ -242,6 +257,11 @@ async function load({ server, plan }: { server: BenchServer; plan: DatasetPlan }
     { name: 'bare', path: () => '/bench/bare' },
     { name: 'balances', path: () => `/v1/evm/balances/${wallet()}?chain_ids=${CHAIN_ID}` },
     {
+      name: 'balances +pools +history',
+      path: () =>
+        `/v1/evm/balances/${wallet()}?chain_ids=${CHAIN_ID}&metadata=pools&historical_prices=1,24`,
+    },
+    {
       name: 'activity',
       path: () => `/v1/evm/activity/${wallet()}?chain_ids=${CHAIN_ID}&limit=100`,
     },
@@ -341,3 +361,13 @@ main().catch((error) => {
   console.error(error)
   process.exitCode = 1
 })
+
+async function withStore<T>(url: string, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = createStore({ url })
+  try {
+    await store.migrate()
+    return await work(store)
+  } finally {
+    await store.close()
+  }
+}
