@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { ChainConfig } from '../../config/types.ts'
+import type { Address } from '../../evm/types.ts'
 import type { Database } from '../../store/schema.ts'
 import type { Asset } from './readTokenPrices.ts'
 
@@ -34,13 +35,21 @@ export async function readHistoricalPrices({
     .limit(1)
     .executeTakeFirst()
   const now = head?.timestamp ?? Math.floor(Date.now() / 1000)
+  const tokenOf = (asset: Asset) => (asset === 'native' ? chain.wrappedNative : asset)
+  const tokens = [...new Set(assets.map(tokenOf).filter((t): t is Address => t !== null))]
+  const byOffset = new Map<number, Map<string, number>>()
+  for (const offset of new Set(offsets)) {
+    byOffset.set(
+      offset,
+      await pricesAt({ db, chainId: chain.chainId, tokens, at: now - offset * HOUR }),
+    )
+  }
   for (const asset of new Set(assets)) {
-    const token = asset === 'native' ? chain.wrappedNative : asset
+    const token = tokenOf(asset)
     if (!token) continue
     const entries: HistoricalPrice[] = []
     for (const offset of offsets) {
-      const at = now - offset * HOUR
-      const price = chain.usdc.includes(token) ? 1 : await priceAt({ db, chain, token, at })
+      const price = chain.usdc.includes(token) ? 1 : byOffset.get(offset)?.get(token)
       if (price !== undefined) entries.push({ offset_hours: offset, price_usd: price })
     }
     out.set(asset, entries)
@@ -48,27 +57,41 @@ export async function readHistoricalPrices({
   return out
 }
 
-/** The last hourly point at or before `at` whose price was set at or before `at`. */
-async function priceAt({
+const READ_CHUNK = 500
+
+/**
+ * Per token, the latest hourly point set at or before `at`: one query per chunk of tokens, each
+ * token's point found through the (chain_id, token, hour) key.
+ */
+async function pricesAt({
   db,
-  chain,
-  token,
+  chainId,
+  tokens,
   at,
 }: {
   db: Kysely<Database>
-  chain: Pick<ChainConfig, 'chainId'>
-  token: string
+  chainId: number
+  tokens: readonly string[]
   at: number
-}): Promise<number | undefined> {
-  const rows = await db
-    .selectFrom('token_price_hours')
-    .select(['price_usd', 'block_time'])
-    .where('chain_id', '=', chain.chainId)
-    .where('token', '=', token)
-    .where('hour', '<=', at)
-    .orderBy('hour', 'desc')
-    .limit(2)
-    .execute()
-  const hit = rows.find((r) => r.block_time <= at)
-  return hit?.price_usd
+}): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  for (let i = 0; i < tokens.length; i += READ_CHUNK) {
+    const rows = await db
+      .selectFrom('token_price_hours as h')
+      .select(['h.token', 'h.price_usd'])
+      .where('h.chain_id', '=', chainId)
+      .where('h.token', 'in', tokens.slice(i, i + READ_CHUNK))
+      .where('h.hour', '=', (eb) =>
+        eb
+          .selectFrom('token_price_hours as l')
+          .select((e) => e.fn.max('l.hour').as('hour'))
+          .where('l.chain_id', '=', chainId)
+          .whereRef('l.token', '=', 'h.token')
+          .where('l.hour', '<=', at)
+          .where('l.block_time', '<=', at),
+      )
+      .execute()
+    for (const r of rows) out.set(r.token, r.price_usd)
+  }
+  return out
 }
