@@ -24,6 +24,11 @@ export type GlobalSettings = {
   redis: string
   ipfsGateway: string
   allowPrivateFetch: boolean
+  // --- webhooks (issue 5) ---
+  webhooksAllowHttp: boolean
+  webhooksAllowPrivate: boolean
+  webhooksConcurrency: number
+  // --- end webhooks ---
 }
 
 type Field<K extends string, T> = {
@@ -139,6 +144,32 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     flagKey: 'nftAllowPrivateFetch',
     rule: booleanRule,
   },
+  // --- webhooks (issue 5) ---
+  {
+    key: 'webhooksAllowHttp',
+    path: 'webhooks.allowHttp',
+    env: 'SCRY_WEBHOOKS_ALLOW_HTTP',
+    flag: '--webhooks-allow-http',
+    flagKey: 'webhooksAllowHttp',
+    rule: booleanRule,
+  },
+  {
+    key: 'webhooksAllowPrivate',
+    path: 'webhooks.allowPrivateAddresses',
+    env: 'SCRY_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES',
+    flag: '--webhooks-allow-private-addresses',
+    flagKey: 'webhooksAllowPrivateAddresses',
+    rule: booleanRule,
+  },
+  {
+    key: 'webhooksConcurrency',
+    path: 'webhooks.concurrency',
+    env: 'SCRY_WEBHOOKS_CONCURRENCY',
+    flag: '--webhooks-concurrency',
+    flagKey: 'webhooksConcurrency',
+    rule: integerRule({ min: 1, max: 64 }),
+  },
+  // --- end webhooks ---
 ]
 
 export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tlsKey' | 'redis'> = {
@@ -150,6 +181,11 @@ export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tls
   headerAliases: [],
   ipfsGateway: 'https://ipfs.io/ipfs/',
   allowPrivateFetch: false,
+  // --- webhooks (issue 5) ---
+  webhooksAllowHttp: false,
+  webhooksAllowPrivate: false,
+  webhooksConcurrency: 4,
+  // --- end webhooks ---
 }
 
 type ChainField = {

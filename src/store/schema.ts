@@ -26,6 +26,11 @@ export type Database = {
   usage: UsageTable
   abis: AbiTable
   nft_metadata: NftMetadataTable
+  // --- webhooks (issue 5) ---
+  webhook_subscriptions: WebhookSubscriptionTable
+  webhook_version: WebhookVersionTable
+  webhook_deliveries: WebhookDeliveryTable
+  // --- end webhooks ---
 }
 
 export type AbiTable = {
@@ -244,3 +249,50 @@ export type UndoLogTable = {
   /** JSON of the row before the change; null when the row did not exist. */
   prev: string | null
 }
+
+// --- webhooks (issue 5): see migrations/0005_webhooks.ts ---
+export type WebhookSubscriptionTable = {
+  id: string
+  account_id: string
+  name: string | null
+  type: 'balances' | 'activities' | 'transactions'
+  webhook_url: string
+  secret: string
+  active: number
+  /** JSON array of chain ids. */
+  chain_ids: string
+  /** JSON array of lowercase addresses. */
+  addresses: string
+  /** JSON object: activity_type, asset_type, token_address, transaction_type, counterparty. */
+  filters: string
+  created_at: number
+  updated_at: number
+}
+
+export type WebhookVersionTable = { id: number; version: number }
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled'
+
+export type WebhookDeliveryTable = {
+  seq: Generated<number>
+  id: string
+  subscription_id: string
+  account_id: string
+  chain_id: number
+  block_number: number
+  type: string
+  payload: string
+  event_count: number
+  removed: number
+  reverted: number
+  status: WebhookDeliveryStatus
+  attempts: number
+  next_attempt_at: number
+  first_attempt_at: number | null
+  last_attempt_at: number | null
+  last_status: number | null
+  last_error: string | null
+  delivered_at: number | null
+  created_at: number
+}
+// --- end webhooks ---

@@ -1,5 +1,6 @@
 import type { BatchWrite } from '../../store/applyBatch.ts'
 import type { Store } from '../../store/createStore.ts'
+import { collectWebhookEvents } from '../../webhooks/collectWebhookEvents.ts'
 import { deriveHistory } from '../derive/deriveHistory.ts'
 import { deriveState } from '../derive/deriveState.ts'
 import type { ChainBlock } from '../fetch/chainBlock.ts'
@@ -48,6 +49,20 @@ export async function processBatch({
     loaded,
     reads,
   })
+  // --- webhooks (issue 5): outbox rows for subscribed addresses, committed with the batch ---
+  const outbox = await collectWebhookEvents({
+    rpc,
+    store,
+    chainId,
+    rows,
+    state,
+    loaded,
+    reads,
+    fromBlock: Number(first.number),
+    toBlock: Number(last.number),
+    ...(signal ? { signal } : {}),
+  })
+  // --- end webhooks ---
   const batch: BatchWrite = {
     chainId,
     fromBlock: Number(first.number),
@@ -56,6 +71,7 @@ export async function processBatch({
     keepUndo,
     ...rows,
     state,
+    outbox,
   }
   await store.applyBatch(batch)
   return {
