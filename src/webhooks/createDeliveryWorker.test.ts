@@ -113,7 +113,9 @@ for (const dialect of DIALECTS) {
           'scry-webhook-type': 'activities',
           'scry-webhook-chain-id': '1',
         })
-        expect(r.headers['scry-webhook-timestamp']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
+        expect(r.headers['scry-webhook-timestamp']).toMatch(
+          /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/,
+        )
         const header = String(r.headers['scry-webhook-signature'])
         expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
         expect(verifyWebhookSignature({ secret: sub.secret, body: r.raw, header })).toBe(true)
@@ -162,7 +164,12 @@ for (const dialect of DIALECTS) {
         24 * 3600 * 1000,
       )
       expect(receiver.received.map((r) => r.headers['scry-webhook-retry-index'])).toEqual([
-        '0', '1', '2', '3', '4', '5',
+        '0',
+        '1',
+        '2',
+        '3',
+        '4',
+        '5',
       ])
       const listed = await subs.deliveries({
         accountId: 'acct',
@@ -245,7 +252,9 @@ for (const dialect of DIALECTS) {
       expect(await delivery(t.store, id)).toMatchObject({
         status: 'pending',
         attempts: 2,
-        last_error: expect.stringMatching(/^HTTP 302 redirect from 127\.0\.0\.1:\d+, not followed\.$/),
+        last_error: expect.stringMatching(
+          /^HTTP 302 redirect from 127\.0\.0\.1:\d+, not followed\.$/,
+        ),
       })
     })
 

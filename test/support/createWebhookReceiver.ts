@@ -12,7 +12,9 @@ export type ReceiverAction = { status: number; delayMs?: number } | 'hang'
  */
 export async function createWebhookReceiver({
   respond = () => ({ status: 200 }),
-}: { respond?: (request: ReceivedWebhook, index: number) => ReceiverAction } = {}) {
+}: {
+  respond?: (request: ReceivedWebhook, index: number) => ReceiverAction
+} = {}) {
   const received: ReceivedWebhook[] = []
   const waiters = new Set<() => void>()
   const server = createServer((req, res) => {
