@@ -23,11 +23,11 @@ const List = Type.Union([
   Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 }),
 ])
 const filters = {
-  activity_type: Type.Optional(Type.Union([List, Type.Null()])),
-  asset_type: Type.Optional(Type.Union([List, Type.Null()])),
-  token_address: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-  transaction_type: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()])),
-  counterparty: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  activity_type: Type.Optional(Type.Union([Type.Null(), List])),
+  asset_type: Type.Optional(Type.Union([Type.Null(), List])),
+  token_address: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 100 })])),
+  transaction_type: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 20 })])),
+  counterparty: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 100 })])),
 }
 const CreateBody = Type.Object(
   {
@@ -43,7 +43,7 @@ const CreateBody = Type.Object(
 const UpdateBody = Type.Object(
   {
     webhook_url: Type.Optional(Type.String({ maxLength: 2000 })),
-    name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })])),
     active: Type.Optional(Type.Boolean()),
     chain_ids: Type.Optional(ChainIds),
     addresses: Type.Optional(Addresses),
