@@ -242,7 +242,7 @@ for (const dialect of DIALECTS) {
         await run.synced({ block: Number(after.number), hash: after.hash })
         await receiver.until(
           (r) =>
-            r.filter((x) => Object.values(x.body)[0]?.[0]?.removed === true).length >=
+            r.filter((x) => (Object.values(x.body) as any[][])[0]?.[0]?.removed === true).length >=
             before.length,
         )
         await new Promise((r) => setTimeout(r, 300))
