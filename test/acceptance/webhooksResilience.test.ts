@@ -86,7 +86,11 @@ describe('webhook resilience', () => {
             },
           })
         }
-        const client = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl), cacheTime: 0 })
+        const client = createTestClient({
+          mode: 'anvil',
+          transport: http(anvil.rpcUrl),
+          cacheTime: 0,
+        })
           .extend(publicActions)
           .extend((c) => ({
             wallet: createWalletClient({ transport: http(anvil.rpcUrl), chain: c.chain }),
