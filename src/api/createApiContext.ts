@@ -6,6 +6,7 @@ import { type StablecoinRegistry, stablecoinRegistry } from '../chains/stablecoi
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
+import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiContext, NodeHead } from './apiContext.ts'
 import { createCursors } from './createCursors.ts'
 import { createMeter } from './metering/createMeter.ts'
@@ -23,6 +24,7 @@ export function createApiContext({
   keyHeaders = [],
   https = { tls: false, loopback: true, trustProxy: false },
   stablecoins = stablecoinRegistry(),
+  webhookUrls = { allowHttp: false, allowPrivate: false },
 }: {
   store: Store
   catalogue: readonly CatalogueChain[]
@@ -35,6 +37,7 @@ export function createApiContext({
   keyHeaders?: readonly string[]
   https?: ApiContext['https']
   stablecoins?: StablecoinRegistry
+  webhookUrls?: WebhookUrlPolicy
 }): ApiContext & { close(): Promise<void> } {
   const meter = createMeter({ store })
   const rateLimiter = createRateLimiter(redis ? { redis } : {})
@@ -51,6 +54,7 @@ export function createApiContext({
     keyHeaders,
     https,
     stablecoins,
+    webhookUrls,
     async close() {
       await meter.close()
       await rateLimiter.close()

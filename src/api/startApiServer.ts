@@ -59,6 +59,10 @@ export async function startApiServer({
       loopback: LOOPBACK.has(config.server.host),
       trustProxy: config.server.trustProxy,
     },
+    webhookUrls: {
+      allowHttp: config.webhooks.allowHttp,
+      allowPrivate: config.webhooks.allowPrivateAddresses,
+    },
   })
   const app = await createApiServer({ ctx, routes: API_ROUTES, ...(https ? { https } : {}) })
   try {

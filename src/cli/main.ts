@@ -12,6 +12,7 @@ import { runStart } from './commands/start.ts'
 import { runStatus } from './commands/status.ts'
 import { listenForShutdown } from './listenForShutdown.ts'
 import { parseDevChains } from './parseDevChains.ts'
+import { parseRoles, ROLES } from './parseRoles.ts'
 import { reportError } from './reportError.ts'
 
 /** Where the CLI writes; tests pass their own. */
@@ -50,7 +51,7 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
   const shutdown =
     name === 'dev' || name === 'start' ? listenForShutdown({ log: io.err }) : undefined
   try {
-    const { chains, ...flags } = options
+    const { chains, role, ...flags } = options
     const config = await resolveConfig({ flags: flags as ConfigFlags })
     switch (name) {
       case 'dev': {
@@ -66,7 +67,11 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
         })
       }
       case 'start':
-        return await runStart({ config, signal: shutdown!.signal })
+        return await runStart({
+          config,
+          signal: shutdown!.signal,
+          roles: parseRoles(role as string[] | undefined),
+        })
       case 'migrate':
         return await runMigrate({ config })
       case 'status':
@@ -115,6 +120,12 @@ function createProgram({
   ]
   for (const [name, description] of commands) {
     const command = addConfigOptions(program.command(name).description(description))
+    if (name === 'start')
+      command.option(
+        '--role <roles>',
+        `what this process runs: ${ROLES.join(', ')}; repeat or comma-separate (default: all)`,
+        collect,
+      )
     if (name === 'dev')
       command.option(
         '--chains <ids>',
@@ -170,6 +181,12 @@ function addConfigOptions(command: Command): Command {
       '--nft-allow-private-fetch <true|false>',
       'let NFT metadata fetches reach private addresses (default: false)',
     )
+    .option('--webhooks-allow-http <true|false>', 'accept http:// webhook URLs (default: false)')
+    .option(
+      '--webhooks-allow-private-addresses <true|false>',
+      'accept webhook URLs on private, loopback or link-local addresses (default: false)',
+    )
+    .option('--webhooks-concurrency <n>', 'webhook deliveries in flight per process (default: 4)')
   for (const field of CHAIN_FIELDS)
     command.option(`${field.flag} <chainId=${field.valueName}>`, field.description, collect)
   return command

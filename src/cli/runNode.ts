@@ -1,3 +1,4 @@
+import { createMeter } from '../api/metering/createMeter.ts'
 import { type RunningApi, startApiServer } from '../api/startApiServer.ts'
 import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import type { ChainIndexer } from '../evm/indexer/createChainIndexer.ts'
@@ -6,11 +7,14 @@ import { NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import { createNftMetadataWorker } from '../nft/createNftMetadataWorker.ts'
 import type { Store } from '../store/createStore.ts'
+import { createDeliveryWorker } from '../webhooks/createDeliveryWorker.ts'
+import { ROLES, type Role } from './parseRoles.ts'
 import { runIndexers } from './runIndexers.ts'
 
 /**
- * One Scry process: the API, an indexer per chain and the NFT metadata worker, until `signal`
- * aborts (or every indexer has stopped). Used by `scry start` and `scry dev`.
+ * One Scry process: the API, an indexer per chain with the NFT metadata worker, and the webhook
+ * delivery worker (each a role; default all), until `signal` aborts (or every indexer has
+ * stopped). Used by `scry start` and `scry dev`.
  */
 export async function runNode({
   config,
@@ -20,6 +24,7 @@ export async function runNode({
   signal,
   onProgress,
   onApi,
+  roles = new Set(ROLES),
 }: {
   config: ScryConfig
   chains: readonly ChainConfig[]
@@ -29,20 +34,39 @@ export async function runNode({
   onProgress?: (progress: Progress) => void
   /** Called once the API listens. */
   onApi?: (api: RunningApi) => void
+  /** Default: api, indexer and webhooks. */
+  roles?: ReadonlySet<Role>
 }): Promise<void> {
   let indexers: ChainIndexer[] = []
-  const api = await startApiServer({
-    config,
-    store,
-    logger,
-    chains,
-    nodeHeads: () => indexers.map((i) => ({ chainId: i.chainId, nodeHead: i.nodeHead() })),
-  })
-  onApi?.(api)
+  const api = roles.has('api')
+    ? await startApiServer({
+        config,
+        store,
+        logger,
+        chains,
+        nodeHeads: () => indexers.map((i) => ({ chainId: i.chainId, nodeHead: i.nodeHead() })),
+      })
+    : undefined
+  if (api) onApi?.(api)
   // Background work stops with the indexers too, not only on the caller's signal.
   const stop = new AbortController()
   const onAbort = () => stop.abort(signal.reason)
   signal.addEventListener('abort', onAbort, { once: true })
+  const meter = createMeter({ store })
+  const delivering = roles.has('webhooks')
+    ? createDeliveryWorker({
+        store,
+        meter,
+        logger: logger.child({ component: 'webhooks' }),
+        allowHttp: config.webhooks.allowHttp,
+        allowPrivate: config.webhooks.allowPrivateAddresses,
+        concurrency: config.webhooks.concurrency,
+      })
+        .run(stop.signal)
+        .catch((error: unknown) => {
+          if (!stop.signal.aborted) logger.error({ err: error }, 'Webhook worker stopped')
+        })
+    : Promise.resolve()
   const worker = createNftMetadataWorker({
     store,
     logger: logger.child({ component: 'nft_metadata' }),
@@ -54,24 +78,35 @@ export async function runNode({
       return indexer.rpc
     },
   })
-  const working = worker.run(stop.signal).catch((error: unknown) => {
-    if (!stop.signal.aborted) logger.error({ err: error }, 'NFT metadata worker stopped')
-  })
+  const working = roles.has('indexer')
+    ? worker.run(stop.signal).catch((error: unknown) => {
+        if (!stop.signal.aborted) logger.error({ err: error }, 'NFT metadata worker stopped')
+      })
+    : Promise.resolve()
   try {
-    await runIndexers({
-      chains,
-      store,
-      logger,
-      signal,
-      ...(onProgress ? { onProgress } : {}),
-      onStarted: (list) => {
-        indexers = list
-      },
-    })
+    if (roles.has('indexer')) {
+      await runIndexers({
+        chains,
+        store,
+        logger,
+        signal,
+        ...(onProgress ? { onProgress } : {}),
+        onStarted: (list) => {
+          indexers = list
+        },
+      })
+    } else {
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve()
+        else signal.addEventListener('abort', () => resolve(), { once: true })
+      })
+    }
   } finally {
     stop.abort()
     signal.removeEventListener('abort', onAbort)
     await working
-    await api.close()
+    await delivering
+    await meter.close()
+    await api?.close()
   }
 }

@@ -27,6 +27,9 @@ export type GlobalSettings = {
   redis: string
   ipfsGateway: string
   allowPrivateFetch: boolean
+  webhooksAllowHttp: boolean
+  webhooksAllowPrivate: boolean
+  webhooksConcurrency: number
 }
 
 type Field<K extends string, T> = {
@@ -142,6 +145,30 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     flagKey: 'nftAllowPrivateFetch',
     rule: booleanRule,
   },
+  {
+    key: 'webhooksAllowHttp',
+    path: 'webhooks.allowHttp',
+    env: 'SCRY_WEBHOOKS_ALLOW_HTTP',
+    flag: '--webhooks-allow-http',
+    flagKey: 'webhooksAllowHttp',
+    rule: booleanRule,
+  },
+  {
+    key: 'webhooksAllowPrivate',
+    path: 'webhooks.allowPrivateAddresses',
+    env: 'SCRY_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES',
+    flag: '--webhooks-allow-private-addresses',
+    flagKey: 'webhooksAllowPrivateAddresses',
+    rule: booleanRule,
+  },
+  {
+    key: 'webhooksConcurrency',
+    path: 'webhooks.concurrency',
+    env: 'SCRY_WEBHOOKS_CONCURRENCY',
+    flag: '--webhooks-concurrency',
+    flagKey: 'webhooksConcurrency',
+    rule: integerRule({ min: 1, max: 64 }),
+  },
 ]
 
 export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tlsKey' | 'redis'> = {
@@ -153,6 +180,9 @@ export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tls
   headerAliases: [],
   ipfsGateway: 'https://ipfs.io/ipfs/',
   allowPrivateFetch: false,
+  webhooksAllowHttp: false,
+  webhooksAllowPrivate: false,
+  webhooksConcurrency: 4,
 }
 
 type ChainField = {

@@ -12,6 +12,7 @@ const TOP_KEYS = [
   'auth',
   'redis',
   'nft',
+  'webhooks',
   'chains',
   'catalogue',
   '$schema',
@@ -21,6 +22,7 @@ const SECTION_KEYS: Record<string, string[]> = {
   log: ['level'],
   auth: ['headerAliases'],
   nft: ['ipfsGateway', 'allowPrivateFetch'],
+  webhooks: ['allowHttp', 'allowPrivateAddresses', 'concurrency'],
 }
 const CHAIN_KEYS = CHAIN_FIELDS.map((field) => field.key)
 const CATALOGUE_KEYS = ['chainId', 'name', 'tags', 'endpoints']

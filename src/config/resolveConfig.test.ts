@@ -55,6 +55,11 @@ test('default', async () => {
         "port": 8080,
         "trustProxy": false,
       },
+      "webhooks": {
+        "allowHttp": false,
+        "allowPrivateAddresses": false,
+        "concurrency": 4,
+      },
     }
   `)
   expect(config.catalogue.length).toBeGreaterThan(90)
@@ -115,6 +120,11 @@ test('args: flags, one chain with every option', async () => {
         "host": "0.0.0.0",
         "port": 9000,
         "trustProxy": false,
+      },
+      "webhooks": {
+        "allowHttp": false,
+        "allowPrivateAddresses": false,
+        "concurrency": 4,
       },
     }
   `)
@@ -187,6 +197,11 @@ test('args: environment', async () => {
         "host": "::1",
         "port": 8081,
         "trustProxy": false,
+      },
+      "webhooks": {
+        "allowHttp": false,
+        "allowPrivateAddresses": false,
+        "concurrency": 4,
       },
     }
   `)
@@ -277,6 +292,11 @@ export default {
         "port": 8080,
         "trustProxy": false,
       },
+      "webhooks": {
+        "allowHttp": false,
+        "allowPrivateAddresses": false,
+        "concurrency": 4,
+      },
     }
   `)
   expect(config.catalogue.find((chain) => chain.chainId === 31337)?.tags).toEqual(['devnet'])
@@ -337,7 +357,7 @@ test('error: every problem of a config file, reported together', async () => {
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, chains, catalogue)
+      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue)
       - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"

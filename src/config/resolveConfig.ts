@@ -100,6 +100,11 @@ export async function resolveConfig({
       ipfsGateway: global.ipfsGateway ?? GLOBAL_DEFAULTS.ipfsGateway,
       allowPrivateFetch: global.allowPrivateFetch ?? GLOBAL_DEFAULTS.allowPrivateFetch,
     },
+    webhooks: {
+      allowHttp: global.webhooksAllowHttp ?? GLOBAL_DEFAULTS.webhooksAllowHttp,
+      allowPrivateAddresses: global.webhooksAllowPrivate ?? GLOBAL_DEFAULTS.webhooksAllowPrivate,
+      concurrency: global.webhooksConcurrency ?? GLOBAL_DEFAULTS.webhooksConcurrency,
+    },
     cursorSecret: nonEmpty(env.SCRY_CURSOR_SECRET),
     log: { level: global.logLevel ?? GLOBAL_DEFAULTS.logLevel },
     catalogue,

@@ -45,6 +45,12 @@ export type ScryConfig = {
   /** NFT metadata fetching: IPFS gateway, and whether private addresses may be fetched. */
   nft: { ipfsGateway: string; allowPrivateFetch: boolean }
   /**
+   * Webhooks. `allowHttp`: accept http:// webhook URLs (development; default false).
+   * `allowPrivateAddresses`: accept URLs whose host is a private, loopback or link-local
+   * address (default false). `concurrency`: deliveries in flight per worker process (default 4).
+   */
+  webhooks: { allowHttp: boolean; allowPrivateAddresses: boolean; concurrency: number }
+  /**
    * Secret that authenticates pagination cursors; replicas must share it. Env
    * `SCRY_CURSOR_SECRET` only (secrets are never read from the config file); default: a
    * random secret kept in `<dataDir>/cursor-secret`.
@@ -127,6 +133,7 @@ export type ScryConfigFile = {
   chains?: Record<string, ChainFileConfig>
   /** Extra chains, or overrides of built-in ones (by `chainId`). */
   catalogue?: CatalogueOverride[]
+  webhooks?: { allowHttp?: boolean; allowPrivateAddresses?: boolean; concurrency?: number }
 }
 
 /**
@@ -147,6 +154,9 @@ export type ConfigFlags = {
   redis?: string | undefined
   ipfsGateway?: string | undefined
   nftAllowPrivateFetch?: string | undefined
+  webhooksAllowHttp?: string | undefined
+  webhooksAllowPrivateAddresses?: string | undefined
+  webhooksConcurrency?: string | undefined
   rpc?: string[] | undefined
   startBlock?: string[] | undefined
   finalityDepth?: string[] | undefined

@@ -1,6 +1,7 @@
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import { BaseError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
+import type { SafeFetchOptions } from '../net/safeFetch.ts'
 import type { Store } from '../store/createStore.ts'
 import type { NftStandard } from '../store/schema.ts'
 import { fromU256 } from '../store/u256.ts'
@@ -8,7 +9,6 @@ import { sleep } from '../utils/sleep.ts'
 import { type LoadedMetadata, loadMetadata } from './loadMetadata.ts'
 import { readTokenUris } from './readTokenUris.ts'
 import { DEFAULT_IPFS_GATEWAY, displayUrl } from './resolveTokenUri.ts'
-import type { SafeFetchOptions } from './safeFetch.ts'
 
 export type NftMetadataWorkerOptions = {
   store: Store

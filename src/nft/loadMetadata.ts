@@ -1,7 +1,7 @@
 import { BaseError, NonRetryableError } from '../internal/errors.ts'
+import { type SafeFetchOptions, safeFetch } from '../net/safeFetch.ts'
 import type { NftStandard } from '../store/schema.ts'
 import { resolveTokenUri, substituteTokenId } from './resolveTokenUri.ts'
-import { type SafeFetchOptions, safeFetch } from './safeFetch.ts'
 import { parseMetadataJson, type ShapedMetadata, shapeMetadata } from './shapeMetadata.ts'
 
 export type LoadMetadataOptions = {

@@ -20,6 +20,8 @@ export type BatchWrite = {
   activity: Insertable<Database['activity']>[]
   /** Final state of every key the batch changed; at most one change per key. */
   state: StateChange[]
+  /** Webhook deliveries the batch produced; committed with it, never apart. */
+  outbox?: Insertable<Database['webhook_deliveries']>[]
 }
 
 /** Marker row in undo_log: every kept batch has one, even when it changed no state. */
@@ -50,6 +52,7 @@ export async function applyBatch({
   })
   await insertRows({ db, table: 'transfers', rows: batch.transfers, maxParams })
   await insertRows({ db, table: 'activity', rows: batch.activity, maxParams })
+  await insertRows({ db, table: 'webhook_deliveries', rows: batch.outbox ?? [], maxParams })
 
   const undo: Record<string, unknown>[] = []
   if (batch.keepUndo) {

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_initial.ts'
 import * as m0002 from './migrations/0002_api.ts'
 import * as m0003 from './migrations/0003_metadata.ts'
 import * as m0004 from './migrations/0004_prices.ts'
+import * as m0005 from './migrations/0005_webhooks.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0002_api': m0002,
   '0003_metadata': m0003,
   '0004_prices': m0004,
+  '0005_webhooks': m0005,
 }
 
 export async function migrateToLatest({

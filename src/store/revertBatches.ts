@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { FatalIndexerError } from '../internal/errors.ts'
+import { revertWebhookDeliveries } from '../webhooks/revertWebhookDeliveries.ts'
 import { BATCH_MARKER, writeState } from './applyBatch.ts'
 import type { DialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
@@ -82,6 +83,8 @@ export async function revertBatches({
   for (const [table, column] of Object.entries(APPEND_TABLES)) {
     await db.deleteFrom(table).where('chain_id', '=', chainId).where(column, '>', landing).execute()
   }
+  // Webhooks: delivered events of the reverted blocks go out again as removed.
+  await revertWebhookDeliveries({ trx, caps, chainId, afterBlock: landing })
 
   const block = await db
     .selectFrom('blocks')

@@ -29,6 +29,10 @@ export type Database = {
   pools: PoolTable
   token_prices: TokenPriceTable
   token_price_hours: TokenPriceHourTable
+
+  webhook_subscriptions: WebhookSubscriptionTable
+  webhook_version: WebhookVersionTable
+  webhook_deliveries: WebhookDeliveryTable
 }
 
 export type AbiTable = {
@@ -290,4 +294,48 @@ export type TokenPriceHourTable = {
   hour: number
   price_usd: number
   block_time: number
+}
+export type WebhookSubscriptionTable = {
+  id: string
+  account_id: string
+  name: string | null
+  type: 'balances' | 'activities' | 'transactions'
+  webhook_url: string
+  secret: string
+  active: number
+  /** JSON array of chain ids. */
+  chain_ids: string
+  /** JSON array of lowercase addresses. */
+  addresses: string
+  /** JSON object: activity_type, asset_type, token_address, transaction_type, counterparty. */
+  filters: string
+  created_at: number
+  updated_at: number
+}
+
+export type WebhookVersionTable = { id: number; version: number }
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled'
+
+export type WebhookDeliveryTable = {
+  seq: Generated<number>
+  id: string
+  subscription_id: string
+  account_id: string
+  chain_id: number
+  block_number: number
+  type: string
+  payload: string
+  event_count: number
+  removed: number
+  reverted: number
+  status: WebhookDeliveryStatus
+  attempts: number
+  next_attempt_at: number
+  first_attempt_at: number | null
+  last_attempt_at: number | null
+  last_status: number | null
+  last_error: string | null
+  delivered_at: number | null
+  created_at: number
 }

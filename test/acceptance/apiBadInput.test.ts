@@ -952,7 +952,7 @@ for (const dialect of DIALECTS)
           '/%00',
           `/${'x/'.repeat(5000)}`,
           '/beta/svm/balances/abc',
-          '/v1/evm/subscriptions',
+          '/v1/evm/subscriptions/abc/unknown',
         ]
         for (const path of unknown) {
           for (const key of [api.key, null]) {

@@ -3,17 +3,21 @@ import { ConfigError } from '../../internal/errors.ts'
 import { createLogger } from '../../internal/logger.ts'
 import { createStore } from '../../store/createStore.ts'
 import { formatProgress } from '../formatProgress.ts'
+import { ROLES, type Role } from '../parseRoles.ts'
 import { runNode } from '../runNode.ts'
 
 /** `scry start`: index the configured chains and serve the API until `signal` aborts. */
 export async function runStart({
   config,
   signal,
+  roles = new Set(ROLES),
 }: {
   config: ScryConfig
   signal: AbortSignal
+  /** `--role`: api, indexer, webhooks; default all three in this process. */
+  roles?: ReadonlySet<Role>
 }): Promise<number> {
-  if (config.chains.length === 0) {
+  if (config.chains.length === 0 && (roles.has('indexer') || roles.has('api'))) {
     throw new ConfigError('No chain to index.', {
       details:
         'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file.',
@@ -33,6 +37,7 @@ export async function runStart({
       store,
       logger,
       signal,
+      roles,
       onApi: (api) => {
         if (tty) process.stderr.write(`API listening on ${api.url}\n`)
       },

@@ -1,8 +1,10 @@
 import type { ChainConfig } from '../../config/types.ts'
+import { loadBatchPrices } from '../../prices/loadBatchPrices.ts'
 import { updatePrices } from '../../prices/updatePrices.ts'
-import { valueActivity } from '../../prices/valueActivity.ts'
+import { activityTokens, valueActivity } from '../../prices/valueActivity.ts'
 import type { BatchWrite } from '../../store/applyBatch.ts'
 import type { Store } from '../../store/createStore.ts'
+import { collectWebhookEvents } from '../../webhooks/collectWebhookEvents.ts'
 import { deriveHistory } from '../derive/deriveHistory.ts'
 import { deriveState } from '../derive/deriveState.ts'
 import type { ChainBlock } from '../fetch/chainBlock.ts'
@@ -76,13 +78,27 @@ export async function processBatch({
     batchDecimals: decimals,
     ...(signal ? { signal } : {}),
   })
-  await valueActivity({
+  const priceOf = await loadBatchPrices({
     store,
     chainId,
-    rows: rows.activity,
-    prices: prices.prices,
-    decimals,
+    recomputed: prices.prices,
+    tokens: [...activityTokens(rows.activity), ...touched.erc20.keys()],
     wrappedNative: pricing.wrappedNative,
+  })
+  valueActivity({ chainId, rows: rows.activity, priceOf, decimals })
+  // Outbox rows for subscribed addresses, committed with the batch (webhooks).
+  const outbox = await collectWebhookEvents({
+    rpc,
+    store,
+    chainId,
+    rows,
+    state,
+    loaded,
+    reads,
+    fromBlock: Number(first.number),
+    toBlock: Number(last.number),
+    prices: { priceUsd: ({ asset }) => priceOf(asset as Address | 'native') },
+    ...(signal ? { signal } : {}),
   })
   const batch: BatchWrite = {
     chainId,
@@ -92,6 +108,7 @@ export async function processBatch({
     keepUndo,
     ...rows,
     state: [...state, ...prices.changes],
+    outbox,
   }
   await store.applyBatch(batch)
   return {

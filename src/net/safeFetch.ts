@@ -18,9 +18,24 @@ export type SafeFetchOptions = {
   /** Host resolution; default `dns.lookup`. Tests pass one that never leaves the machine. */
   lookup?: typeof dnsLookup
   signal?: AbortSignal
+  /** Default GET. */
+  method?: 'GET' | 'POST'
+  /** Request body (POST). */
+  body?: Buffer
+  /** Extra request headers. */
+  headers?: Record<string, string>
+  /** Default `scry-nft-metadata/1`. */
+  userAgent?: string
+  /** Read the response body (default); false drops it once the 2xx status arrives. */
+  readBody?: boolean
 }
 
-export type SafeFetchResult = { url: string; contentType: string | undefined; body: Buffer }
+export type SafeFetchResult = {
+  url: string
+  status: number
+  contentType: string | undefined
+  body: Buffer
+}
 
 /** The fetch was refused or failed in a way that a retry would not change. */
 export class FetchRefusedError extends NonRetryableError {
@@ -33,7 +48,8 @@ export class FetchFailedError extends RetryableError {
 }
 
 /**
- * GET of a URL chosen by someone else (a token contract), safe to run on a server: http(s)
+ * A request to a URL chosen by someone else (a token contract, a webhook subscriber), safe
+ * to run on a server: http(s)
  * only; every address the host resolves to is checked, and the connection goes to a checked
  * address (no second lookup to rebind); redirects are followed by hand, each hop checked
  * again; the body is capped in size and the whole exchange in time.
@@ -46,6 +62,11 @@ export async function safeFetch({
   maxRedirects = 3,
   lookup = dnsLookup,
   signal,
+  method = 'GET',
+  body,
+  headers = {},
+  userAgent = 'scry-nft-metadata/1',
+  readBody = true,
 }: SafeFetchOptions): Promise<SafeFetchResult> {
   const timeout = AbortSignal.timeout(timeoutMs)
   const stop = signal ? AbortSignal.any([signal, timeout]) : timeout
@@ -59,13 +80,24 @@ export async function safeFetch({
     }
     let response: IncomingMessage
     try {
-      response = await get({ target, allowPrivate, lookup, signal: stop })
+      response = await send({
+        target,
+        allowPrivate,
+        lookup,
+        signal: stop,
+        method,
+        body,
+        headers: { 'user-agent': userAgent, ...headers },
+      })
     } catch (error) {
       throw toFetchError({ error, signal, timeout, timeoutMs, host: target.host })
     }
     const status = response.statusCode ?? 0
     if (status >= 300 && status < 400 && response.headers.location) {
       response.resume()
+      if (maxRedirects === 0) {
+        throw new FetchRefusedError(`HTTP ${status} redirect from ${target.host}, not followed.`)
+      }
       if (hop >= maxRedirects) {
         throw new FetchRefusedError(`More than ${maxRedirects} redirects from ${target.host}.`)
       }
@@ -78,15 +110,19 @@ export async function safeFetch({
       if (status === 408 || status === 429 || status >= 500) throw new FetchFailedError(message)
       throw new FetchRefusedError(message)
     }
+    const contentType = response.headers['content-type']
+    if (!readBody) {
+      response.destroy()
+      return { url: target.href, status, contentType, body: Buffer.alloc(0) }
+    }
     const length = Number(response.headers['content-length'])
     if (Number.isFinite(length) && length > maxBytes) {
       response.destroy()
       throw new FetchRefusedError(`The response is larger than ${maxBytes} bytes.`)
     }
     try {
-      const body = await readLimited({ response, maxBytes })
-      const contentType = response.headers['content-type']
-      return { url: target.href, contentType, body }
+      const read = await readLimited({ response, maxBytes })
+      return { url: target.href, status, contentType, body: read }
     } catch (error) {
       if (error instanceof FetchRefusedError) throw error
       throw toFetchError({ error, signal, timeout, timeoutMs, host: target.host })
@@ -118,35 +154,42 @@ function resolveLocation(location: string, base: URL): string {
   }
 }
 
-function get({
+function send({
   target,
   allowPrivate,
   lookup,
   signal,
+  method,
+  body,
+  headers,
 }: {
   target: URL
   allowPrivate: boolean
   lookup: typeof dnsLookup
   signal: AbortSignal
+  method: 'GET' | 'POST'
+  body: Buffer | undefined
+  headers: Record<string, string>
 }): Promise<IncomingMessage> {
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     const req = request(
       target,
       {
-        method: 'GET',
+        method,
         signal,
         lookup: checkedLookup(allowPrivate, lookup),
         headers: {
           accept: 'application/json, */*;q=0.5',
           'accept-encoding': 'identity',
-          'user-agent': 'scry-nft-metadata/1',
+          ...(body ? { 'content-length': String(body.length) } : {}),
+          ...headers,
         },
       },
       resolve,
     )
     req.on('error', reject)
-    req.end()
+    req.end(body)
   })
 }
 

@@ -1,0 +1,183 @@
+import { encodeFunctionData } from 'viem'
+import { erc20Abi } from '../evm/abis.ts'
+import { decodeUint } from '../evm/decode/decodeMetadataString.ts'
+import type { HistoryRows } from '../evm/derive/deriveHistory.ts'
+import { callContracts } from '../evm/read/callContracts.ts'
+import type { BatchReads } from '../evm/read/readBatchState.ts'
+import { readNativeBalances } from '../evm/read/readNativeBalances.ts'
+import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
+import type { Address } from '../evm/types.ts'
+
+/** One subscribed address's balance of one asset, changed in one block. */
+export type BalanceChange = {
+  address: string
+  /** Token address, or `native`. */
+  asset: string
+  blockNumber: number
+  before: bigint
+  after: bigint
+  /** The last transaction in the block that moved this balance (when one did visibly). */
+  txHash: string | undefined
+  counterparty: string | undefined
+}
+
+type Movement = { block: number; txHash: string; counterparty: string | undefined }
+type Pair = { address: Address; asset: Address | 'native' }
+
+/**
+ * Balance changes of the subscribed addresses, per block, from the node. The batch read balances
+ * at its last block (`reads`); for a subscribed pair this adds a read just before the batch and
+ * one at every earlier block of the batch in which a transfer or a sent transaction moved it,
+ * so each change's before/after are the node's own values, even in multi-block (backfill)
+ * batches. A change the batch's events do not explain (rebasing, untraced internal transfers,
+ * withdrawals) is attributed to the batch's last block. Only subscribed pairs cost reads.
+ */
+export async function readBalanceChanges({
+  rpc,
+  rows,
+  reads,
+  subscribed,
+  fromBlock,
+  toBlock,
+  signal,
+}: {
+  rpc: RpcClient
+  rows: Pick<HistoryRows, 'transfers' | 'transactions' | 'blocks'>
+  reads: Pick<BatchReads, 'native' | 'erc20Balances'>
+  /** Addresses with a balances subscription on this chain. */
+  subscribed: ReadonlySet<string>
+  fromBlock: number
+  toBlock: number
+  signal?: AbortSignal
+}): Promise<BalanceChange[]> {
+  if (subscribed.size === 0) return []
+  // Which blocks moved each subscribed pair, and how (last movement per block wins).
+  const moves = new Map<string, Map<number, Movement>>()
+  const note = (address: string, asset: string, move: Movement) => {
+    if (!subscribed.has(address)) return
+    const key = `${address}|${asset}`
+    let byBlock = moves.get(key)
+    if (!byBlock) {
+      byBlock = new Map()
+      moves.set(key, byBlock)
+    }
+    byBlock.set(move.block, move)
+  }
+  for (const tx of rows.transactions) {
+    const block = Number(tx.block_number)
+    note(tx.from_address, 'native', {
+      block,
+      txHash: tx.hash,
+      counterparty: tx.to_address ?? tx.contract_address ?? undefined,
+    })
+  }
+  for (const t of rows.transfers) {
+    const asset =
+      t.kind === 'native' || t.kind === 'internal'
+        ? 'native'
+        : t.kind === 'erc20'
+          ? (t.token ?? null)
+          : null
+    if (asset === null) continue
+    const block = Number(t.block_number)
+    note(t.from_address, asset, { block, txHash: t.tx_hash, counterparty: t.to_address })
+    note(t.to_address, asset, { block, txHash: t.tx_hash, counterparty: t.from_address })
+  }
+  for (const b of rows.blocks) {
+    note(b.miner, 'native', { block: Number(b.number), txHash: '', counterparty: undefined })
+  }
+
+  // Pairs to follow: every subscribed pair whose balance the batch read.
+  const last = new Map<string, bigint>()
+  const pairs: Pair[] = []
+  for (const [address, balance] of reads.native) {
+    if (!subscribed.has(address)) continue
+    pairs.push({ address, asset: 'native' })
+    last.set(`${address}|native`, balance)
+  }
+  for (const [key, balance] of reads.erc20Balances) {
+    const [token, holder] = key.split('|') as [Address, Address]
+    if (!subscribed.has(holder)) continue
+    pairs.push({ address: holder, asset: token })
+    last.set(`${holder}|${token}`, balance)
+  }
+  if (pairs.length === 0) return []
+
+  // Reads needed per block: just before the batch, and each earlier block with a movement.
+  const needed = new Map<number, Pair[]>()
+  const need = (block: number, pair: Pair) => {
+    const list = needed.get(block) ?? []
+    list.push(pair)
+    needed.set(block, list)
+  }
+  const blocksOf = new Map<string, number[]>()
+  for (const pair of pairs) {
+    const key = `${pair.address}|${pair.asset}`
+    const blocks = [...(moves.get(key)?.keys() ?? [])].filter((b) => b < toBlock)
+    blocks.sort((a, b) => a - b)
+    blocks.push(toBlock)
+    blocksOf.set(key, blocks)
+    if (fromBlock > 0) need(fromBlock - 1, pair)
+    for (const b of blocks) if (b < toBlock) need(b, pair)
+  }
+  const values = new Map<string, bigint>()
+  await Promise.all(
+    [...needed].map(async ([block, list]) => {
+      const natives = list.filter((p) => p.asset === 'native').map((p) => p.address)
+      const tokens = list.filter((p) => p.asset !== 'native')
+      const [native, results] = await Promise.all([
+        readNativeBalances({
+          rpc,
+          blockNumber: BigInt(block),
+          addresses: natives,
+          ...(signal ? { signal } : {}),
+        }),
+        callContracts({
+          rpc,
+          blockNumber: BigInt(block),
+          calls: tokens.map((p) => ({
+            to: p.asset as Address,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: 'balanceOf',
+              args: [p.address],
+            }),
+          })),
+          ...(signal ? { signal } : {}),
+        }),
+      ])
+      for (const [address, balance] of native) values.set(`${block}|${address}|native`, balance)
+      tokens.forEach((p, i) => {
+        const result = results[i]
+        values.set(
+          `${block}|${p.address}|${p.asset}`,
+          (result ? decodeUint(result) : undefined) ?? 0n,
+        )
+      })
+    }),
+  )
+
+  const changes: BalanceChange[] = []
+  for (const pair of pairs) {
+    const key = `${pair.address}|${pair.asset}`
+    let previous = fromBlock > 0 ? (values.get(`${fromBlock - 1}|${key}`) ?? 0n) : 0n
+    for (const block of blocksOf.get(key) ?? []) {
+      const value =
+        block === toBlock ? (last.get(key) ?? 0n) : (values.get(`${block}|${key}`) ?? 0n)
+      if (value !== previous) {
+        const move = moves.get(key)?.get(block)
+        changes.push({
+          address: pair.address,
+          asset: pair.asset,
+          blockNumber: block,
+          before: previous,
+          after: value,
+          txHash: move?.txHash || undefined,
+          counterparty: move?.counterparty,
+        })
+      }
+      previous = value
+    }
+  }
+  return changes
+}
