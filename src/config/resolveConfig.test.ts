@@ -83,6 +83,12 @@ test('args: flags, one chain with every option', async () => {
       fetchConcurrency: ['8453=2'],
       rpcBatchSize: ['8453=5'],
       pollIntervalMs: ['8453=250'],
+      usdc: ['8453=0x00000000000000000000000000000000000000AA'],
+      wrappedNative: ['8453=0x00000000000000000000000000000000000000bb'],
+      dexFactories: [
+        '8453=uniswap_v2:0x00000000000000000000000000000000000000c2,uniswap_v3:0x00000000000000000000000000000000000000C3',
+      ],
+      minPoolLiquidityUsd: ['8453=5000'],
     },
   })
   expect(summary(config)).toMatchInlineSnapshot(`
@@ -94,9 +100,20 @@ test('args: flags, one chain with every option', async () => {
         {
           "batchSize": 20,
           "chainId": 8453,
+          "dexFactories": [
+            {
+              "address": "0x00000000000000000000000000000000000000c2",
+              "type": "uniswap_v2",
+            },
+            {
+              "address": "0x00000000000000000000000000000000000000c3",
+              "type": "uniswap_v3",
+            },
+          ],
           "expectedChainId": 8453,
           "fetchConcurrency": 2,
           "finalityDepth": 10,
+          "minPoolLiquidityUsd": 5000,
           "name": "base",
           "pollIntervalMs": 250,
           "rpc": [
@@ -105,6 +122,10 @@ test('args: flags, one chain with every option', async () => {
           "rpcBatchSize": 5,
           "startBlock": 1000,
           "traces": "off",
+          "usdc": [
+            "0x00000000000000000000000000000000000000aa",
+          ],
+          "wrappedNative": "0x00000000000000000000000000000000000000bb",
         },
       ],
       "dataDir": "<cwd>/state",
@@ -170,9 +191,24 @@ test('args: environment', async () => {
         {
           "batchSize": 100,
           "chainId": 8453,
+          "dexFactories": [
+            {
+              "address": "0x8909dc15e40173ff4699343b6eb8132c65e18ec6",
+              "type": "uniswap_v2",
+            },
+            {
+              "address": "0x33128a8fc17869897dce68ed026d694621f6fdfd",
+              "type": "uniswap_v3",
+            },
+            {
+              "address": "0x0bfbcf9fa4f9c56b0f40a671ad40e0805a091865",
+              "type": "uniswap_v3",
+            },
+          ],
           "expectedChainId": 8453,
           "fetchConcurrency": 4,
           "finalityDepth": 12,
+          "minPoolLiquidityUsd": 1000,
           "name": "base",
           "pollIntervalMs": 1000,
           "rpc": [
@@ -182,6 +218,10 @@ test('args: environment', async () => {
           "rpcBatchSize": 7,
           "startBlock": 0,
           "traces": "auto",
+          "usdc": [
+            "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
+          ],
+          "wrappedNative": "0x4200000000000000000000000000000000000006",
         },
       ],
       "dataDir": "/var/lib/scry",
@@ -264,9 +304,11 @@ export default {
         {
           "batchSize": 100,
           "chainId": 31337,
+          "dexFactories": [],
           "expectedChainId": 31337,
           "fetchConcurrency": 4,
           "finalityDepth": 2,
+          "minPoolLiquidityUsd": 1000,
           "name": "local",
           "pollIntervalMs": 1000,
           "rpc": [
@@ -275,6 +317,8 @@ export default {
           "rpcBatchSize": 50,
           "startBlock": 0,
           "traces": "auto",
+          "usdc": [],
+          "wrappedNative": null,
         },
       ],
       "configFile": "<cwd>/scry.config.ts",
@@ -363,7 +407,7 @@ test('error: every problem of a config file, reported together', async () => {
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"
@@ -591,4 +635,24 @@ test('args: server and auth flags', async () => {
     ipfsGateway: 'http://127.0.0.1:8081/ipfs/',
     allowPrivateFetch: false,
   })
+})
+
+test('error: price settings name what they expect', async () => {
+  const issues = await issuesOf(
+    resolveConfig({
+      env: {},
+      cwd,
+      flags: {
+        rpc: ['1=https://eth.example'],
+        usdc: ['1=0x1234'],
+        wrappedNative: ['1=weth'],
+        dexFactories: ['1=sushi:0x00000000000000000000000000000000000000c2'],
+        minPoolLiquidityUsd: ['1=-5'],
+      },
+    }),
+  )
+  expect(issues).toContain('addresses (0x and 40 hex digits)')
+  expect(issues).toContain('an address (0x and 40 hex digits)')
+  expect(issues).toContain('uniswap_v2:<address> or uniswap_v3:<address>, got "sushi:0x')
+  expect(issues).toContain('an integer ≥ 0, got "-5"')
 })

@@ -3,7 +3,9 @@ import type { Store } from '../store/createStore.ts'
 import type { TokenPrice } from './computePrices.ts'
 
 /** A batch's price of a token, or of `native` (its wrapped token's), after the batch. */
-export type BatchPriceOf = (asset: Address | 'native') => number | undefined
+export type BatchPriceOf = (
+  asset: Address | 'native',
+) => { priceUsd: number; poolSizeUsd: number } | undefined
 
 /**
  * Prices after a batch for the tokens it names: the recomputed prices when the batch changed
@@ -26,14 +28,16 @@ export async function loadBatchPrices({
   if (recomputed) {
     return (asset) => {
       const token = resolve(asset)
-      return token ? recomputed.get(token)?.priceUsd : undefined
+      return token ? recomputed.get(token) : undefined
     }
   }
   const ids = new Set(tokens)
   if (wrappedNative) ids.add(wrappedNative)
   const rows =
     ids.size === 0 ? [] : await store.readState({ table: 'token_prices', chainId, ids: [...ids] })
-  const stored = new Map(rows.map((r) => [r.token, r.price_usd]))
+  const stored = new Map(
+    rows.map((r) => [r.token, { priceUsd: r.price_usd, poolSizeUsd: r.pool_size_usd }]),
+  )
   return (asset) => {
     const token = resolve(asset)
     return token ? stored.get(token) : undefined

@@ -33,7 +33,7 @@ export function valueActivity({
           ? (row.token_address as Address)
           : undefined
     if (!asset) continue
-    const price = priceOf(asset)
+    const price = priceOf(asset)?.priceUsd
     const d = asset === 'native' ? nativeDecimals : decimals.get(asset)
     if (price === undefined || d === undefined) continue
     row.value_usd = (Number(fromU256(row.value)) / 10 ** d) * price

@@ -9,6 +9,8 @@ import { type TransactionItem, toTransactionItem } from '../api/routes/toTransac
 import { nativeCurrency } from '../chains/nativeCurrencies.ts'
 import { createAbiRegistry } from '../evm/abi/createAbiRegistry.ts'
 import type { HistoryRows } from '../evm/derive/deriveHistory.ts'
+import type { Address } from '../evm/types.ts'
+import type { BatchPriceOf } from '../prices/loadBatchPrices.ts'
 import type { Database, TokenTable, WebhookDeliveryTable } from '../store/schema.ts'
 import type { ChainSubscriptions } from './loadActiveSubscriptions.ts'
 import type { BalanceChange } from './readBalanceChanges.ts'
@@ -17,12 +19,10 @@ import type { Subscription, SubscriptionType } from './subscription.ts'
 export type TokenInfo = Pick<TokenTable, 'name' | 'symbol' | 'decimals' | 'standard'>
 
 /**
- * The seam for USD values (issue 4): given, balance changes carry `price_usd` and the
- * `value_*_usd` fields; absent, they are omitted (never invented), as in the API.
+ * Prices after the batch: balance changes carry `price_usd` and the `value_*_usd` fields,
+ * activity items the token metadata's price; absent, they are omitted (never invented).
  */
-export type WebhookPrices = {
-  priceUsd(args: { chainId: number; asset: string; blockNumber: number }): number | undefined
-}
+export type WebhookPrices = BatchPriceOf
 
 export type BalanceChangeItem = {
   subscribed_address: string
@@ -112,7 +112,14 @@ export function deriveWebhookEvents({
     if (subs.length === 0) continue
     const full = row as Database['activity']
     const token = row.token_address ? tokens.get(row.token_address) : undefined
-    const item = toActivityItem({ row: full, token, fn: callFunction(full, rows.transactions) })
+    const toToken = row.to_token_address ? tokens.get(row.to_token_address) : undefined
+    const item = toActivityItem({
+      row: full,
+      token,
+      toToken,
+      ...(prices ? { priceOf: (asset: string) => prices(asset as Address | 'native') } : {}),
+      fn: callFunction(full, rows.transactions),
+    })
     for (const sub of subs) {
       const f = sub.filters
       if (f.activity_type && !f.activity_type.includes(row.type)) continue
@@ -218,7 +225,7 @@ function balanceItem({
   }
   if (change.txHash) item.transaction_hash = change.txHash
   if (change.counterparty) item.counterparty_address = change.counterparty
-  const price = prices?.priceUsd({ chainId, asset: change.asset, blockNumber: change.blockNumber })
+  const price = prices?.(change.asset as Address | 'native')?.priceUsd
   if (price !== undefined && decimals !== undefined) {
     const usd = (amount: bigint) => (Number(amount) / 10 ** decimals) * price
     item.price_usd = price

@@ -5,9 +5,11 @@ import { loadArtifact } from '../../src/dev/artifacts.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
+import { createDeliveryWorker } from '../../src/webhooks/createDeliveryWorker.ts'
 import { createPriceWorld, DEADLINE, type PriceWorld } from '../support/createPriceWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../support/createTestStore.ts'
+import { createWebhookReceiver } from '../support/createWebhookReceiver.ts'
 import { runIndexer, testChainConfig } from '../support/testChain.ts'
 
 // Prices from onchain liquidity, checked against the pools' own quoters, on SQLite and
@@ -17,7 +19,14 @@ const HOUR = 3600
 let anvil: Anvil
 let w: PriceWorld
 let chain: ChainConfig
-const sides: { store: TestStore; api: TestApi; run: ReturnType<typeof runIndexer> }[] = []
+type Side = {
+  store: TestStore
+  api: TestApi
+  run: ReturnType<typeof runIndexer>
+  receiver: Awaited<ReturnType<typeof createWebhookReceiver>>
+  worker: AbortController
+}
+const sides: Side[] = []
 
 const v2Pair = loadArtifact('UniswapV2Pair').abi
 const v2Router = loadArtifact('UniswapV2Router02').abi
@@ -46,14 +55,43 @@ beforeAll(async () => {
       indexer: createChainIndexer({ chain, store: store.store, logger: silentLogger() }),
       store: store.store,
     })
-    const api = await createTestApi({ store: store.store, chains: [chain] })
-    sides.push({ store, api, run })
+    const api = await createTestApi({
+      store: store.store,
+      chains: [chain],
+      overrides: { webhookUrls: { allowHttp: true, allowPrivate: true } },
+    })
+    const receiver = await createWebhookReceiver()
+    const worker = new AbortController()
+    void createDeliveryWorker({
+      store: store.store,
+      meter: api.ctx.meter,
+      logger: silentLogger(),
+      allowHttp: true,
+      allowPrivate: true,
+      pollIntervalMs: 20,
+    }).run(worker.signal)
+    for (const type of ['balances', 'activities']) {
+      const res = await fetch(`${api.url}/v1/evm/subscriptions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-scry-api-key': api.key },
+        body: JSON.stringify({
+          webhook_url: receiver.url,
+          type,
+          chain_ids: [CHAIN_ID],
+          addresses: [w.trader],
+        }),
+      })
+      expect(res.status).toBe(201)
+    }
+    sides.push({ store, api, run, receiver, worker })
   }
   await synced()
 }, 240_000)
 
 afterAll(async () => {
   for (const s of sides) {
+    s.worker.abort()
+    await s.receiver.close()
     await s.run.stop().catch(() => undefined)
     await s.api.close()
     await s.store.drop()
@@ -306,6 +344,23 @@ describe('swaps', () => {
       expect(swap.to_token_value, label).toBe(to.value.toString())
       if (from.token !== 'native') expect(swap.from_token_metadata.symbol).toBeTypeOf('string')
       expect(swap.value_usd, label).toBeGreaterThan(0)
+      // The same item reaches an activities webhook; balance events carry USD values.
+      const activities = () =>
+        s.receiver.received
+          .flatMap((r) => (r.body as { activities?: any[] }).activities ?? [])
+          .filter((i) => i.tx_hash === transactionHash)
+      await s.receiver.until(() => activities().length > 0)
+      expect(activities(), label).toEqual([swap])
+      const changes = () =>
+        s.receiver.received
+          .flatMap((r) => (r.body as { balance_changes?: any[] }).balance_changes ?? [])
+          .filter((i) => i.transaction_hash === transactionHash)
+      await s.receiver.until(() => changes().length >= 2)
+      const given = changes().find(
+        (c) => c.asset.token_address === from.token && c.direction === 'out',
+      )
+      expect(given?.price_usd, label).toBeGreaterThan(0)
+      expect(given?.value_delta_usd, label).toBeLessThan(0)
     }
   }
 

@@ -97,7 +97,7 @@ export async function processBatch({
     reads,
     fromBlock: Number(first.number),
     toBlock: Number(last.number),
-    prices: { priceUsd: ({ asset }) => priceOf(asset as Address | 'native') },
+    prices: priceOf,
     ...(signal ? { signal } : {}),
   })
   const batch: BatchWrite = {
