@@ -14,6 +14,7 @@ import { createTestStore, DIALECTS } from '../../test/support/createTestStore.ts
 import {
   createWebhookReceiver,
   type ReceivedWebhook,
+  subscribe,
 } from '../../test/support/createWebhookReceiver.ts'
 import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
@@ -105,18 +106,15 @@ for (const dialect of DIALECTS) {
       try {
         const secrets = new Map<string, string>()
         for (const type of ['balances', 'activities', 'transactions']) {
-          const res = await fetch(`${api.url}/v1/evm/subscriptions`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-scry-api-key': api.key },
-            body: JSON.stringify({
+          const body = await subscribe({
+            api,
+            body: {
               webhook_url: receiver.url,
               type,
               chain_ids: [CHAIN_ID],
               addresses: [a1.address],
-            }),
+            },
           })
-          expect(res.status).toBe(201)
-          const body = (await res.json()) as { id: string; secret: string }
           secrets.set(body.id, body.secret)
         }
 

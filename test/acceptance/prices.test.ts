@@ -9,7 +9,7 @@ import { createDeliveryWorker } from '../../src/webhooks/createDeliveryWorker.ts
 import { createPriceWorld, DEADLINE, type PriceWorld } from '../support/createPriceWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../support/createTestStore.ts'
-import { createWebhookReceiver } from '../support/createWebhookReceiver.ts'
+import { createWebhookReceiver, subscribe } from '../support/createWebhookReceiver.ts'
 import { runIndexer, testChainConfig } from '../support/testChain.ts'
 
 // Prices from onchain liquidity, checked against the pools' own quoters, on SQLite and
@@ -71,17 +71,10 @@ beforeAll(async () => {
       pollIntervalMs: 20,
     }).run(worker.signal)
     for (const type of ['balances', 'activities']) {
-      const res = await fetch(`${api.url}/v1/evm/subscriptions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-scry-api-key': api.key },
-        body: JSON.stringify({
-          webhook_url: receiver.url,
-          type,
-          chain_ids: [CHAIN_ID],
-          addresses: [w.trader],
-        }),
+      await subscribe({
+        api,
+        body: { webhook_url: receiver.url, type, chain_ids: [CHAIN_ID], addresses: [w.trader] },
       })
-      expect(res.status).toBe(201)
     }
     sides.push({ store, api, run, receiver, worker })
   }

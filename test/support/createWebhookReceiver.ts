@@ -62,3 +62,20 @@ export async function createWebhookReceiver({
     },
   }
 }
+
+/** Creates a subscription through the API (201 expected); returns its id and secret. */
+export async function subscribe({
+  api,
+  body,
+}: {
+  api: { url: string; key: string }
+  body: Record<string, unknown>
+}): Promise<{ id: string; secret: string }> {
+  const res = await fetch(`${api.url}/v1/evm/subscriptions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-scry-api-key': api.key },
+    body: JSON.stringify(body),
+  })
+  if (res.status !== 201) throw new Error(`subscribe: ${res.status} ${await res.text()}`)
+  return (await res.json()) as { id: string; secret: string }
+}
