@@ -22,6 +22,7 @@ const v2 = (t0: Address, t1: Address, r0: number, r1: number): PricingPool => ({
   reserve0: BigInt(r0) * 10n ** BigInt(decimals.get(t0)!),
   reserve1: BigInt(r1) * 10n ** BigInt(decimals.get(t1)!),
   sqrtPriceX96: null,
+  liquidity: null,
 })
 const price = (pools: PricingPool[], min = 1000) =>
   computePrices({ pools, decimals, anchors: [USDC], minLiquidityUsd: min })
@@ -73,9 +74,13 @@ describe('computePrices', () => {
       reserve0: 100n * 10n ** 18n,
       reserve1: 250_000n * 10n ** 6n,
       sqrtPriceX96: BigInt(Math.round(Math.sqrt(raw) * 2 ** 96)),
+      // Full range: L = √(x·y) in raw units.
+      liquidity: BigInt(Math.round(Math.sqrt(100e18 * 250_000e6))),
     }
     const weth = price([pool]).get(WETH)!
     expect(weth.priceUsd).toBeCloseTo(2500, 6)
     expect(weth.poolSizeUsd).toBeCloseTo(500_000, 0)
+    // The same balances with almost nothing in range: too thin to price anything.
+    expect(price([{ ...pool, liquidity: 10n ** 9n }]).has(WETH)).toBe(false)
   })
 })

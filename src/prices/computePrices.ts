@@ -11,8 +11,9 @@ export type PricingPool = {
   /** V2 reserves; V3 the pool's token balances (raw units). */
   reserve0: bigint
   reserve1: bigint
-  /** V3 only: the pool's price. */
+  /** V3 only: the pool's price and its in-range liquidity. */
   sqrtPriceX96: bigint | null
+  liquidity: bigint | null
 }
 
 export type TokenPrice = {
@@ -65,7 +66,7 @@ export function computePrices({
       const isToken0 = q.pool.token0 === next.token
       const other = isToken0 ? q.pool.token1 : q.pool.token0
       if (done.has(other)) continue
-      const liquidity = 2 * (isToken0 ? q.human0 : q.human1) * next.price
+      const liquidity = 2 * (isToken0 ? q.depth0 : q.depth1) * next.price
       if (!(liquidity >= minLiquidityUsd)) continue
       // q.ratio = token1 per token0.
       const price = isToken0 ? next.price / q.ratio : next.price * q.ratio
@@ -89,7 +90,17 @@ export function computePrices({
   return prices
 }
 
-type Quoted = { pool: PricingPool; human0: number; human1: number; ratio: number }
+type Quoted = {
+  pool: PricingPool
+  /** Reserves in whole tokens (V3: the pool's balances). */
+  human0: number
+  human1: number
+  /** What a trade at the current price can reach, in whole tokens (V3: in-range only). */
+  depth0: number
+  depth1: number
+  /** Spot price: token1 per token0. */
+  ratio: number
+}
 
 /** Reserves in whole tokens and the spot price (token1 per token0); undefined if unusable. */
 function quote(pool: PricingPool, decimals: ReadonlyMap<Address, number>): Quoted | undefined {
@@ -98,15 +109,18 @@ function quote(pool: PricingPool, decimals: ReadonlyMap<Address, number>): Quote
   if (d0 === undefined || d1 === undefined || pool.token0 === pool.token1) return undefined
   const human0 = Number(pool.reserve0) / 10 ** d0
   const human1 = Number(pool.reserve1) / 10 ** d1
-  let ratio: number
   if (pool.type === 'uniswap_v2') {
     if (!(human0 > 0 && human1 > 0)) return undefined
-    ratio = human1 / human0
-  } else {
-    if (!pool.sqrtPriceX96) return undefined
-    const sqrt = Number(pool.sqrtPriceX96) / Q96
-    ratio = sqrt * sqrt * 10 ** (d0 - d1)
+    return { pool, human0, human1, depth0: human0, depth1: human1, ratio: human1 / human0 }
   }
+  if (!pool.sqrtPriceX96 || pool.liquidity === null) return undefined
+  // Liquidity parked outside the current range is in the balances but cannot be traded
+  // against at this price: depth is the in-range virtual reserves L/√P and L·√P.
+  const sqrt = Number(pool.sqrtPriceX96) / Q96
+  const liquidity = Number(pool.liquidity)
+  const ratio = sqrt * sqrt * 10 ** (d0 - d1)
   if (!Number.isFinite(ratio) || ratio <= 0) return undefined
-  return { pool, human0, human1, ratio }
+  const depth0 = Math.min(human0, liquidity / sqrt / 10 ** d0)
+  const depth1 = Math.min(human1, (liquidity * sqrt) / 10 ** d1)
+  return { pool, human0, human1, depth0, depth1, ratio }
 }

@@ -2,6 +2,7 @@ import { hexToBigInt } from 'viem'
 import type { Address, Hex } from '../evm/types.ts'
 import {
   PAIR_CREATED_TOPIC,
+  PANCAKE_V3_SWAP_TOPIC,
   POOL_CREATED_TOPIC,
   V2_BURN_TOPIC,
   V2_MINT_TOPIC,
@@ -49,10 +50,14 @@ export function decodePoolLog(log: Log): PoolEvent | undefined {
       if (log.topics.length !== 3 || !recipient || log.data.length !== 2 + 64 * 4) return undefined
       return { kind: 'swap', type: 'uniswap_v2', pool: emitter, recipient }
     }
-    case V3_SWAP_TOPIC: {
-      // Swap(address indexed sender, address indexed recipient, int256, int256, uint160, uint128, int24)
+    case V3_SWAP_TOPIC:
+    case PANCAKE_V3_SWAP_TOPIC: {
+      // Swap(address indexed sender, address indexed recipient, int256, int256, uint160, uint128,
+      // int24), plus two uint128 protocol fees on PancakeSwap V3.
       const recipient = topicAddress(log.topics[2])
-      if (log.topics.length !== 3 || !recipient || log.data.length !== 2 + 64 * 5) return undefined
+      const words = topic0 === V3_SWAP_TOPIC ? 5 : 7
+      if (log.topics.length !== 3 || !recipient || log.data.length !== 2 + 64 * words)
+        return undefined
       return { kind: 'swap', type: 'uniswap_v3', pool: emitter, recipient }
     }
     case PAIR_CREATED_TOPIC: {

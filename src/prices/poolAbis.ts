@@ -41,6 +41,10 @@ export const V3_INITIALIZE_TOPIC = toEventSelector('Initialize(uint160,int24)')
 export const V3_SWAP_TOPIC = toEventSelector(
   'Swap(address,address,int256,int256,uint160,uint128,int24)',
 )
+/** PancakeSwap V3 adds the protocol fees of each token to its Swap event. */
+export const PANCAKE_V3_SWAP_TOPIC = toEventSelector(
+  'Swap(address,address,int256,int256,uint160,uint128,int24,uint128,uint128)',
+)
 export const V3_MINT_TOPIC = toEventSelector(
   'Mint(address,address,int24,int24,uint128,uint256,uint256)',
 )

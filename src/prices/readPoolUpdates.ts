@@ -38,41 +38,51 @@ export async function readPoolUpdates({
 }): Promise<PoolTable[]> {
   const sig = signal ? { signal } : {}
   const configured = new Set(factories.map((f) => `${f.type}|${f.address}`))
+  const vouched = (p: { type: PoolType; factory: string | null }) =>
+    p.factory !== null && configured.has(`${p.type}|${p.factory}`)
+  /** Trusted pools, and (null) what no configured factory vouches for. */
   const identities = new Map<Address, PoolIdentity | null>()
-  for (const [address, row] of known) identities.set(address, identityOf(row))
-  for (const pool of created) {
-    if (configured.has(`${pool.type}|${pool.factory}`)) identities.set(pool.address, pool)
+  for (const [address, row] of known) {
+    // A row is trusted only while its factory is configured; a candidate whose claimed
+    // factory became configured is checked again below.
+    if (row.trusted === 1 && vouched(row)) identities.set(address, identityOf(row))
+    else if (row.trusted === 1 || !vouched(row)) identities.set(address, null)
   }
-  const unknown = [...touched].filter(([address]) => !identities.has(address))
-  for (const [address, identity] of await verifyPools({
+  for (const pool of created) if (vouched(pool)) identities.set(pool.address, pool)
+  const unchecked = new Map<Address, PoolType>()
+  for (const [address, type] of touched) if (!identities.has(address)) unchecked.set(address, type)
+  for (const [address, row] of known) if (!identities.has(address)) unchecked.set(address, row.type)
+  const claims = await verifyPools({
     rpc,
     blockNumber,
-    candidates: unknown,
+    candidates: [...unchecked],
     configured,
     ...sig,
-  })) {
-    identities.set(address, identity)
-  }
+  })
 
+  const block = Number(blockNumber)
+  const rows: PoolTable[] = []
+  for (const [address, claim] of claims) {
+    if (claim.trusted) identities.set(address, claim.identity)
+    else if (!known.has(address)) {
+      // Kept with what it claims, so that it is checked again if its factory is configured.
+      rows.push({
+        chain_id: chainId,
+        address,
+        type: claim.identity?.type ?? unchecked.get(address) ?? 'uniswap_v2',
+        trusted: 0,
+        factory: claim.identity?.factory ?? null,
+        token0: claim.identity?.token0 ?? null,
+        token1: claim.identity?.token1 ?? null,
+        fee: claim.identity?.fee ?? null,
+        ...NO_STATE,
+        block_number: block,
+      })
+    }
+  }
   const trusted = [...identities.values()].filter((p): p is PoolIdentity => p !== null)
   const states = await readStates({ rpc, blockNumber, pools: trusted, ...sig })
-  const block = Number(blockNumber)
-  const rows = trusted.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! }))
-  for (const [address, identity] of identities) {
-    if (identity !== null || known.has(address)) continue
-    rows.push({
-      chain_id: chainId,
-      address,
-      type: touched.get(address) ?? 'uniswap_v2',
-      trusted: 0,
-      factory: null,
-      token0: null,
-      token1: null,
-      fee: null,
-      ...NO_STATE,
-      block_number: block,
-    })
-  }
+  rows.push(...trusted.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! })))
   return rows
 }
 
@@ -85,7 +95,7 @@ const NO_STATE = {
 } as const
 
 function identityOf(row: PoolTable): PoolIdentity | null {
-  if (row.trusted !== 1 || !row.factory || !row.token0 || !row.token1) return null
+  if (!row.factory || !row.token0 || !row.token1) return null
   return {
     address: row.address as Address,
     type: row.type,
@@ -141,6 +151,9 @@ function decode<T>(
   }
 }
 
+/** What a candidate says it is (null: it does not answer like a pool), and whether its factory agrees. */
+type PoolClaim = { identity: PoolIdentity | null; trusted: boolean }
+
 /** Asks each candidate for its factory and tokens, then asks that factory whether it is its pool. */
 async function verifyPools({
   rpc,
@@ -154,9 +167,9 @@ async function verifyPools({
   candidates: readonly [Address, PoolType][]
   configured: ReadonlySet<string>
   signal?: AbortSignal
-}): Promise<Map<Address, PoolIdentity | null>> {
+}): Promise<Map<Address, PoolClaim>> {
   const sig = signal ? { signal } : {}
-  const out = new Map<Address, PoolIdentity | null>()
+  const out = new Map<Address, PoolClaim>()
   if (candidates.length === 0) return out
   const abiOf = (type: PoolType) => (type === 'uniswap_v2' ? uniswapV2Abi : uniswapV3Abi)
   const first = await callContracts({
@@ -180,17 +193,13 @@ async function verifyPools({
     const token0 = decode<Address>(abi, 'token0', first[4 * i + 1])?.toLowerCase() as Address
     const token1 = decode<Address>(abi, 'token1', first[4 * i + 2])?.toLowerCase() as Address
     const fee = type === 'uniswap_v3' ? decode<number>(uniswapV3Abi, 'fee', first[4 * i + 3]) : null
-    if (
-      !factory ||
-      !token0 ||
-      !token1 ||
-      fee === undefined ||
-      !configured.has(`${type}|${factory}`)
-    ) {
-      out.set(address, null)
+    if (!factory || !token0 || !token1 || fee === undefined) {
+      out.set(address, { identity: null, trusted: false })
       continue
     }
-    claimed.push({ address, type, factory, token0, token1, fee })
+    const identity = { address, type, factory, token0, token1, fee }
+    if (configured.has(`${type}|${factory}`)) claimed.push(identity)
+    else out.set(address, { identity, trusted: false })
   }
   const answers = await callContracts({
     rpc,
@@ -211,7 +220,7 @@ async function verifyPools({
       fn,
       answers[i],
     )
-    out.set(p.address, answer?.toLowerCase() === p.address ? p : null)
+    out.set(p.address, { identity: p, trusted: answer?.toLowerCase() === p.address })
   }
   return out
 }

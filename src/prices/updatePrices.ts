@@ -72,8 +72,12 @@ export async function updatePrices({
     .where('chain_id', '=', chainId)
     .where('trusted', '=', 1)
     .execute()
-  const rows = new Map<string, PoolTable>(stored.map((r) => [r.address, r]))
-  for (const r of updated) if (r.trusted === 1) rows.set(r.address, r)
+  // Only pools of factories configured now: removing a factory from config stops its pools.
+  const configured = new Set(chain.dexFactories.map((f) => `${f.type}|${f.address}`))
+  const rows = new Map<string, PoolTable>()
+  for (const r of [...stored, ...updated]) {
+    if (r.trusted === 1 && configured.has(`${r.type}|${r.factory}`)) rows.set(r.address, r)
+  }
   const pools = [...rows.values()].flatMap(toPricingPool)
   const tokens = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))]
   const decimals = new Map<Address, number>(batchDecimals)
@@ -111,6 +115,7 @@ function toPricingPool(row: PoolTable): PricingPool[] {
       reserve0: fromU256(row.reserve0),
       reserve1: fromU256(row.reserve1),
       sqrtPriceX96: row.sqrt_price_x96 === null ? null : fromU256(row.sqrt_price_x96),
+      liquidity: row.liquidity === null ? null : fromU256(row.liquidity),
     },
   ]
 }

@@ -57,7 +57,11 @@ export async function priceBalanceRows({
   excludeSpam: boolean
 }): Promise<PricedBalance[]> {
   const byChain = new Map<number, BalanceRow[]>()
-  for (const row of rows) byChain.set(row.chainId, [...(byChain.get(row.chainId) ?? []), row])
+  for (const row of rows) {
+    const list = byChain.get(row.chainId)
+    if (list) list.push(row)
+    else byChain.set(row.chainId, [row])
+  }
   const out: PricedBalance[] = []
   for (const [chainId, chainRows] of byChain) {
     const chain = chains.find((c) => c.chainId === chainId)

@@ -100,12 +100,14 @@ export function deriveHistory({
         success: tx.success ? 1 : 0,
       })
       const swapRecipients = new Set<Address>()
+      const poolEmitters = new Set<Address>()
       let swapped = false
       for (const log of tx.logs) {
         const poolEvent = decodePoolLog(log)
         if (poolEvent?.kind === 'created') touched.poolCreations.push(poolEvent)
         else if (poolEvent) {
           touched.pools.set(poolEvent.pool, poolEvent.type)
+          poolEmitters.add(poolEvent.pool)
           if (poolEvent.kind === 'swap' && tx.success) {
             swapped = true
             swapRecipients.add(poolEvent.recipient)
@@ -188,7 +190,7 @@ export function deriveHistory({
 
       // A wallet's swap is one item; its legs are not also listed as sends and receives.
       // Pools are the recipients of a route's inner hops, not swappers themselves.
-      for (const log of tx.logs) swapRecipients.delete(log.address)
+      for (const pool of poolEmitters) swapRecipients.delete(pool)
       const swaps = swapped
         ? findSwaps({ txFrom: tx.from, recipients: swapRecipients, movements })
         : []
