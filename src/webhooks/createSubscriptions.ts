@@ -67,7 +67,7 @@ export type Subscriptions = {
     accountId: string
     id: string
     deliveryId: string
-  }): Promise<DeliveryRow | 'not_found' | 'not_failed'>
+  }): Promise<DeliveryRow | 'not_found' | 'not_failed' | 'reverted'>
 }
 
 /**
@@ -249,19 +249,26 @@ export function createSubscriptions({
         .executeTakeFirst()
       if (!row) return 'not_found'
       if (row.status !== 'failed') return 'not_failed'
-      await db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now(),
-          first_attempt_at: null,
-          last_error: null,
-          last_status: null,
-        })
-        .where('id', '=', deliveryId)
-        .where('status', '=', 'failed')
-        .execute()
+      // Its block was reorged away: the events no longer exist.
+      if (row.reverted === 1 && row.removed === 0) return 'reverted'
+      // Queued again under the same id but at the end of the subscription's order, so that
+      // the deliveries after it are not held back behind its new retries.
+      const { seq: _seq, ...rest } = row
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('webhook_deliveries').where('id', '=', deliveryId).execute()
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({
+            ...rest,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now(),
+            first_attempt_at: null,
+            last_error: null,
+            last_status: null,
+          })
+          .execute()
+      })
       return (await db
         .selectFrom('webhook_deliveries')
         .selectAll()

@@ -6,8 +6,8 @@ import type { Database, WebhookDeliveryTable } from '../store/schema.ts'
 
 /**
  * Runs inside the store's revert transaction, after a reorg removed the blocks past
- * `afterBlock`: their queued deliveries are cancelled, and every delivered one is queued again
- * with each item marked `"removed": true` (a new delivery id, after everything queued so far,
+ * `afterBlock`: their queued deliveries are cancelled, and every delivered (or attempted) one
+ * is queued again with each item marked `"removed": true` (a new delivery id, after everything queued so far,
  * so each subscription still sees its deliveries in order). A crash cannot separate the two.
  */
 export async function revertWebhookDeliveries({
@@ -38,7 +38,14 @@ export async function revertWebhookDeliveries({
     .where('block_number', '>', afterBlock)
     .where('removed', '=', 0)
     .where('reverted', '=', 0)
-    .where('status', '=', 'delivered')
+    // Delivered, or attempted: a receiver may have acted on an attempt that then timed out
+    // or answered an error, so it is told about the removal too.
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'delivered'),
+        eb.and([eb('status', 'in', ['cancelled', 'failed']), eb('attempts', '>', 0)]),
+      ]),
+    )
     .orderBy('seq')
     .execute()
   await insertRows({

@@ -93,6 +93,22 @@ describe('scry CLI', () => {
     noStack(r.stderr)
   }, 60_000)
 
+  test('error: split roles on SQLite', async () => {
+    const r = await scry([
+      'start',
+      '--role',
+      'webhooks',
+      '--rpc',
+      `8453=${anvil.rpcUrl}`,
+      '--database',
+      join(dir, 'e.sqlite'),
+    ])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: Splitting roles needs PostgreSQL\.
+With SQLite run one/)
+    noStack(r.stderr)
+  })
+
   test('error: an unreachable database', async () => {
     const r = await scry(['migrate', '--database', 'postgres://postgres@127.0.0.1:9/scry'])
     expect(r.code).toBe(1)

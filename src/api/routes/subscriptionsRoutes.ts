@@ -326,6 +326,12 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
       if (result === 'not_failed') {
         throw new ApiError('BAD_REQUEST', 'Only failed deliveries can be redelivered.')
       }
+      if (result === 'reverted') {
+        throw new ApiError(
+          'BAD_REQUEST',
+          'This delivery is of a block a reorg removed; its events no longer exist.',
+        )
+      }
       reply.status(202)
       return toDeliveryJson(result)
     },

@@ -23,6 +23,15 @@ export async function runStart({
         'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file.',
     })
   }
+  const isPostgres = /^postgres(ql)?:\/\//i.test(config.database)
+  if (!isPostgres && roles.size < ROLES.length) {
+    // SQLite has one writer and no row locks: a second indexer or delivery worker on the same
+    // file would write or deliver twice.
+    throw new ConfigError('Splitting roles needs PostgreSQL.', {
+      details:
+        'With SQLite run one `scry start` with every role (the default), or move the database to PostgreSQL to run --role api, indexer and webhooks as separate processes.',
+    })
+  }
   const logger = createLogger({ level: config.log.level })
   const store = createStore({ url: config.database })
   // Logs are JSON on stdout; a person at a terminal also gets progress lines on stderr.

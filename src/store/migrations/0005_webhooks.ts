@@ -84,6 +84,12 @@ export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> 
     .on('webhook_deliveries')
     .columns(['subscription_id', 'status', 'seq'])
     .execute()
+  // The delivery log, newest first, without a status filter.
+  await db.schema
+    .createIndex('webhook_deliveries_log')
+    .on('webhook_deliveries')
+    .columns(['subscription_id', 'seq'])
+    .execute()
   // Reorgs: a chain's deliveries past a block.
   await db.schema
     .createIndex('webhook_deliveries_by_block')
