@@ -104,8 +104,7 @@ describe('scry CLI', () => {
       join(dir, 'e.sqlite'),
     ])
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/^error: Splitting roles needs PostgreSQL\.
-With SQLite run one/)
+    expect(r.stderr).toMatch(/^error: Splitting roles needs PostgreSQL\.\nWith SQLite run one/)
     noStack(r.stderr)
   })
 

@@ -59,10 +59,7 @@ export async function readHistoricalPrices({
 
 const READ_CHUNK = 500
 
-/**
- * Per token, the latest hourly point set at or before `at`: one query per chunk of tokens, each
- * token's point found through the (chain_id, token, hour) key.
- */
+/** Per token, the latest hourly point set at or before `at`. */
 async function pricesAt({
   db,
   chainId,
@@ -76,19 +73,29 @@ async function pricesAt({
 }): Promise<Map<string, number>> {
   const out = new Map<string, number>()
   for (let i = 0; i < tokens.length; i += READ_CHUNK) {
+    const chunk = tokens.slice(i, i + READ_CHUNK)
+    // The hour of each token's latest point set by `at` (an index range per token), then
+    // those points.
+    const latest = await db
+      .selectFrom('token_price_hours')
+      .select((eb) => ['token', eb.fn.max('hour').as('hour')])
+      .where('chain_id', '=', chainId)
+      .where('token', 'in', chunk)
+      .where('hour', '<=', at)
+      .where('block_time', '<=', at)
+      .groupBy('token')
+      .execute()
+    if (latest.length === 0) continue
     const rows = await db
-      .selectFrom('token_price_hours as h')
-      .select(['h.token', 'h.price_usd'])
-      .where('h.chain_id', '=', chainId)
-      .where('h.token', 'in', tokens.slice(i, i + READ_CHUNK))
-      .where('h.hour', '=', (eb) =>
-        eb
-          .selectFrom('token_price_hours as l')
-          .select((e) => e.fn.max('l.hour').as('hour'))
-          .where('l.chain_id', '=', chainId)
-          .whereRef('l.token', '=', 'h.token')
-          .where('l.hour', '<=', at)
-          .where('l.block_time', '<=', at),
+      .selectFrom('token_price_hours')
+      .select(['token', 'price_usd'])
+      .where('chain_id', '=', chainId)
+      .where((eb) =>
+        eb(
+          eb.refTuple('token', 'hour'),
+          'in',
+          latest.map((l) => eb.tuple(l.token, Number(l.hour))),
+        ),
       )
       .execute()
     for (const r of rows) out.set(r.token, r.price_usd)
