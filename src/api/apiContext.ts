@@ -4,6 +4,7 @@ import type { StablecoinRegistry } from '../chains/stablecoins.ts'
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
+import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { Cursors } from './createCursors.ts'
 import type { Meter } from './metering/createMeter.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
@@ -30,6 +31,9 @@ export type ApiContext = {
   keyHeaders: readonly string[]
   /** Plain HTTP is refused unless bound to loopback or behind a trusted https proxy. */
   https: { tls: boolean; loopback: boolean; trustProxy: boolean }
+  // --- SVM (issue 6) ---
+  /** Enabled SVM chains by name (`solana`, `eclipse`); empty when none is configured. */
+  svm: ReadonlyMap<string, SvmChain>
 }
 
 declare module 'fastify' {

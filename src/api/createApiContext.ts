@@ -6,6 +6,7 @@ import { type StablecoinRegistry, stablecoinRegistry } from '../chains/stablecoi
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
+import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { ApiContext, NodeHead } from './apiContext.ts'
 import { createCursors } from './createCursors.ts'
 import { createMeter } from './metering/createMeter.ts'
@@ -23,6 +24,7 @@ export function createApiContext({
   keyHeaders = [],
   https = { tls: false, loopback: true, trustProxy: false },
   stablecoins = stablecoinRegistry(),
+  svm = new Map(),
 }: {
   store: Store
   catalogue: readonly CatalogueChain[]
@@ -35,6 +37,8 @@ export function createApiContext({
   keyHeaders?: readonly string[]
   https?: ApiContext['https']
   stablecoins?: StablecoinRegistry
+  /** SVM chains by name (issue 6); their owner closes them. */
+  svm?: ReadonlyMap<string, SvmChain>
 }): ApiContext & { close(): Promise<void> } {
   const meter = createMeter({ store })
   const rateLimiter = createRateLimiter(redis ? { redis } : {})
@@ -51,6 +55,7 @@ export function createApiContext({
     keyHeaders,
     https,
     stablecoins,
+    svm,
     async close() {
       await meter.close()
       await rateLimiter.close()

@@ -3,6 +3,7 @@ import type { DialectCaps } from './dialect.ts'
 import * as m0001 from './migrations/0001_initial.ts'
 import * as m0002 from './migrations/0002_api.ts'
 import * as m0003 from './migrations/0003_metadata.ts'
+import * as m0006 from './migrations/0006_svm.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_initial': m0001,
   '0002_api': m0002,
   '0003_metadata': m0003,
+  '0006_svm': m0006,
 }
 
 export async function migrateToLatest({

@@ -26,6 +26,10 @@ export type Database = {
   usage: UsageTable
   abis: AbiTable
   nft_metadata: NftMetadataTable
+  // --- SVM (issue 6) ---
+  svm_tokens: SvmTokenTable
+  svm_prices: SvmPriceTable
+  svm_transactions: SvmTransactionTable
 }
 
 export type AbiTable = {
@@ -243,4 +247,37 @@ export type UndoLogTable = {
   row_key: string
   /** JSON of the row before the change; null when the row did not exist. */
   prev: string | null
+}
+
+// --- SVM (issue 6) ---
+export type SvmTokenTable = {
+  chain: string
+  mint: string
+  program_id: string
+  decimals: number
+  supply: string
+  mint_authority: string | null
+  name: string | null
+  symbol: string | null
+  uri: string | null
+  metadata_address: string | null
+  refreshed_at: number
+}
+
+export type SvmPriceTable = {
+  chain: string
+  mint: string
+  price_usd: number | null
+  liquidity_usd: number | null
+  pool_type: string | null
+  pool_address: string | null
+  refreshed_at: number
+}
+
+export type SvmTransactionTable = {
+  chain: string
+  signature: string
+  slot: number
+  block_time: number | null
+  raw: string
 }

@@ -2,6 +2,7 @@ import type { RouteModule } from '../createApiServer.ts'
 import { activityRoutes } from './activityRoutes.ts'
 import { balancesRoutes } from './balancesRoutes.ts'
 import { collectiblesRoutes } from './collectiblesRoutes.ts'
+import { svmRoutes } from './svmRoutes.ts'
 import { systemRoutes } from './systemRoutes.ts'
 import { tokensRoutes } from './tokensRoutes.ts'
 import { transactionsRoutes } from './transactionsRoutes.ts'
@@ -14,4 +15,5 @@ export const API_ROUTES: readonly RouteModule[] = [
   transactionsRoutes,
   tokensRoutes,
   collectiblesRoutes,
+  svmRoutes,
 ]

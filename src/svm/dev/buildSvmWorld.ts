@@ -1,0 +1,645 @@
+import { createHash } from 'node:crypto'
+import {
+  createInitializeMetadataPointerInstruction,
+  createInitializeMintInstruction,
+  createMint,
+  createAccount as createTokenAccount,
+  ExtensionType,
+  getMintLen,
+  mintTo,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  tokenMetadataInitializeWithRentTransfer,
+  transfer as transferTokens,
+} from '@solana/spl-token'
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js'
+import { metaplexMetadataAddress } from '../findProgramAddress.ts'
+import type { PoolType } from '../pools/poolTypes.ts'
+import { METAPLEX_METADATA_PROGRAM, NATIVE_MINT, TOKEN_2022_PROGRAM } from '../programIds.ts'
+import { SVM_DEFAULTS, type SvmChainName } from '../svmDefaults.ts'
+import {
+  encodeMetaplexMetadata,
+  encodeMint,
+  encodeTokenAccount,
+  encodeTokenMetadataValue,
+} from './encodeAccounts.ts'
+import {
+  encodeOrcaWhirlpool,
+  encodeRaydiumAmmV4,
+  encodeRaydiumClmm,
+  encodeRaydiumCpmm,
+  sqrtPriceX64,
+} from './encodePools.ts'
+import { plantAccount } from './plantAccount.ts'
+
+export type WorldMint = {
+  address: string
+  label: string
+  decimals: number
+  programId: string
+  /** What the metadata says, where the world gave the mint any. */
+  metadata?: { name: string; symbol: string; uri: string; metadataAddress?: string }
+}
+
+export type WorldPool = {
+  type: PoolType
+  address: string
+  mintA: string
+  mintB: string
+  /** The pool's own spot price of whole A in whole B. */
+  priceAInB: number
+  /** Whole units in the vaults. */
+  reserveA: number
+  reserveB: number
+}
+
+export type SvmWorld = {
+  chain: SvmChainName
+  usdcMint: string
+  dexPrograms: Partial<Record<PoolType, string>>
+  mints: WorldMint[]
+  pools: WorldPool[]
+  /** USD price per mint implied by the most liquid planted route (NATIVE_MINT for native). */
+  expectedPrices: Map<string, { priceUsd: number; poolAddress: string; poolType: PoolType }>
+  wallets: string[]
+  /** The wallet with the most transactions (paging tests). */
+  busyWallet: string
+  /** A transaction that landed and failed. */
+  failedSignature: string
+}
+
+/**
+ * A small, real world on a Surfpool node: mints of both token programs created by their
+ * programs (one with the Token-2022 metadata extension, one whose metadata pointer names a
+ * separate account, one with a planted Metaplex metadata account), USDC and wrapped native
+ * mints planted at their mainnet addresses, pools in the Raydium/Orca layouts planted with
+ * known reserves or prices, wallets funded and trading by real transactions (one with two
+ * accounts of one mint, one failed transaction).
+ */
+export async function buildSvmWorld({
+  chain,
+  rpcUrl,
+  wsUrl,
+  payerSecretKey,
+  dexPrograms = SVM_DEFAULTS[chain].dexPrograms,
+  usdcMint = SVM_DEFAULTS[chain].usdcMint,
+}: {
+  chain: SvmChainName
+  rpcUrl: string
+  wsUrl: string
+  payerSecretKey: Uint8Array
+  dexPrograms?: Partial<Record<PoolType, string>>
+  usdcMint?: string
+}): Promise<SvmWorld> {
+  const connection = new Connection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl })
+  const payer = Keypair.fromSecretKey(payerSecretKey)
+  const confirm = { commitment: 'confirmed' as const }
+  const mints: WorldMint[] = []
+
+  // USDC and the wrapped native mint at their real addresses; the payer may mint USDC.
+  await plantAccount({
+    rpcUrl,
+    address: usdcMint,
+    owner: TOKEN_PROGRAM_ID.toBase58(),
+    data: encodeMint({ mintAuthority: payer.publicKey.toBase58(), supply: 0n, decimals: 6 }),
+  })
+  mints.push({
+    address: usdcMint,
+    label: 'USDC',
+    decimals: 6,
+    programId: TOKEN_PROGRAM_ID.toBase58(),
+  })
+  await plantAccount({
+    rpcUrl,
+    address: NATIVE_MINT,
+    owner: TOKEN_PROGRAM_ID.toBase58(),
+    data: encodeMint({ mintAuthority: null, supply: 0n, decimals: 9 }),
+  })
+
+  // SPL Token mint with a Metaplex metadata account.
+  const splMint = await createMint(connection, payer, payer.publicKey, null, 6, undefined, confirm)
+  const metaplex = {
+    name: 'Demo Tokenkeg',
+    symbol: 'DTK',
+    uri: 'https://example.org/dtk.json',
+    metadataAddress: metaplexMetadataAddress(splMint.toBase58()),
+  }
+  await plantAccount({
+    rpcUrl,
+    address: metaplex.metadataAddress,
+    owner: METAPLEX_METADATA_PROGRAM,
+    data: encodeMetaplexMetadata({
+      updateAuthority: payer.publicKey.toBase58(),
+      mint: splMint.toBase58(),
+      ...metaplex,
+    }),
+  })
+  mints.push({
+    address: splMint.toBase58(),
+    label: 'DTK',
+    decimals: 6,
+    programId: TOKEN_PROGRAM_ID.toBase58(),
+    metadata: metaplex,
+  })
+
+  // Token-2022 mint whose metadata pointer names itself, with the metadata extension.
+  const extMint = Keypair.generate()
+  const extMetadata = {
+    name: 'Demo Extension',
+    symbol: 'DEXT',
+    uri: 'https://example.org/dext.json',
+  }
+  await send(
+    connection,
+    payer,
+    [
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: extMint.publicKey,
+        space: getMintLen([ExtensionType.MetadataPointer]),
+        lamports: await connection.getMinimumBalanceForRentExemption(
+          getMintLen([ExtensionType.MetadataPointer]),
+        ),
+        programId: TOKEN_2022_PROGRAM_ID,
+      }),
+      createInitializeMetadataPointerInstruction(
+        extMint.publicKey,
+        payer.publicKey,
+        extMint.publicKey,
+        TOKEN_2022_PROGRAM_ID,
+      ),
+      createInitializeMintInstruction(
+        extMint.publicKey,
+        9,
+        payer.publicKey,
+        null,
+        TOKEN_2022_PROGRAM_ID,
+      ),
+    ],
+    [extMint],
+  )
+  await tokenMetadataInitializeWithRentTransfer(
+    connection,
+    payer,
+    extMint.publicKey,
+    payer.publicKey,
+    payer,
+    extMetadata.name,
+    extMetadata.symbol,
+    extMetadata.uri,
+    [],
+    confirm,
+    TOKEN_2022_PROGRAM_ID,
+  )
+  mints.push({
+    address: extMint.publicKey.toBase58(),
+    label: 'DEXT',
+    decimals: 9,
+    programId: TOKEN_2022_PROGRAM,
+    metadata: extMetadata,
+  })
+
+  // Token-2022 mint whose metadata pointer names a separate metadata account.
+  const pointerMint = Keypair.generate()
+  const pointed = Keypair.generate().publicKey.toBase58()
+  await send(
+    connection,
+    payer,
+    [
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: pointerMint.publicKey,
+        space: getMintLen([ExtensionType.MetadataPointer]),
+        lamports: await connection.getMinimumBalanceForRentExemption(
+          getMintLen([ExtensionType.MetadataPointer]),
+        ),
+        programId: TOKEN_2022_PROGRAM_ID,
+      }),
+      createInitializeMetadataPointerInstruction(
+        pointerMint.publicKey,
+        payer.publicKey,
+        new PublicKey(pointed),
+        TOKEN_2022_PROGRAM_ID,
+      ),
+      createInitializeMintInstruction(
+        pointerMint.publicKey,
+        6,
+        payer.publicKey,
+        null,
+        TOKEN_2022_PROGRAM_ID,
+      ),
+    ],
+    [pointerMint],
+  )
+  const pointerMetadata = {
+    name: 'Demo Pointer',
+    symbol: 'DPTR',
+    uri: 'https://example.org/dptr.json',
+  }
+  const value = encodeTokenMetadataValue({
+    updateAuthority: payer.publicKey.toBase58(),
+    mint: pointerMint.publicKey.toBase58(),
+    ...pointerMetadata,
+  })
+  const length = Buffer.alloc(4)
+  length.writeUInt32LE(value.length)
+  await plantAccount({
+    rpcUrl,
+    address: pointed,
+    // a program implementing the token-metadata interface (any program id will do)
+    owner: Keypair.generate().publicKey.toBase58(),
+    data: Buffer.concat([interfaceDiscriminator(), length, value]),
+  })
+  mints.push({
+    address: pointerMint.publicKey.toBase58(),
+    label: 'DPTR',
+    decimals: 6,
+    programId: TOKEN_2022_PROGRAM,
+    metadata: pointerMetadata,
+  })
+
+  // Token-2022 mint without metadata, never priced.
+  const plainMint = await createMint(
+    connection,
+    payer,
+    payer.publicKey,
+    null,
+    2,
+    undefined,
+    confirm,
+    TOKEN_2022_PROGRAM_ID,
+  )
+  mints.push({
+    address: plainMint.toBase58(),
+    label: 'PLAIN',
+    decimals: 2,
+    programId: TOKEN_2022_PROGRAM,
+  })
+
+  const pools = await plantPools({ rpcUrl, chain, dexPrograms, usdcMint, mints })
+  const expectedPrices = expectPrices({ pools, usdcMint })
+
+  // Wallets, funded and trading by real transactions.
+  const [w1, w2, w3] = [Keypair.generate(), Keypair.generate(), Keypair.generate()]
+  for (const [wallet, sol] of [
+    [w1, 5],
+    [w2, 3],
+    [w3, 1.5],
+  ] as const) {
+    await send(connection, payer, [
+      SystemProgram.transfer({
+        fromPubkey: payer.publicKey,
+        toPubkey: wallet.publicKey,
+        lamports: Math.round(sol * LAMPORTS_PER_SOL),
+      }),
+    ])
+  }
+  const account = async (mint: PublicKey, owner: Keypair, programId = TOKEN_PROGRAM_ID) =>
+    createTokenAccount(
+      connection,
+      payer,
+      mint,
+      owner.publicKey,
+      Keypair.generate(),
+      confirm,
+      programId,
+    )
+  const usdc = new PublicKey(usdcMint)
+  const w1Usdc = await account(usdc, w1)
+  const w1Dtk = await account(splMint, w1)
+  const w2DtkA = await account(splMint, w2)
+  const w2DtkB = await account(splMint, w2)
+  const w2Dext = await account(extMint.publicKey, w2, TOKEN_2022_PROGRAM_ID)
+  const w3Dptr = await account(pointerMint.publicKey, w3, TOKEN_2022_PROGRAM_ID)
+  const w1Plain = await account(plainMint, w1, TOKEN_2022_PROGRAM_ID)
+  const mint = (m: PublicKey, to: PublicKey, amount: bigint, programId = TOKEN_PROGRAM_ID) =>
+    mintTo(connection, payer, m, to, payer, amount, [], confirm, programId)
+  await mint(usdc, w1Usdc, 1_250_500_000n)
+  await mint(splMint, w1Dtk, 900_000_000n)
+  await mint(splMint, w2DtkA, 10_000_000n)
+  await mint(splMint, w2DtkB, 2_500_000n)
+  await mint(extMint.publicKey, w2Dext, 42_000_000_000n, TOKEN_2022_PROGRAM_ID)
+  await mint(pointerMint.publicKey, w3Dptr, 7_000_000n, TOKEN_2022_PROGRAM_ID)
+  await mint(plainMint, w1Plain, 12_345n, TOKEN_2022_PROGRAM_ID)
+
+  // Trades of the busy wallet (w1): token transfers and native transfers.
+  await transferTokens(connection, payer, w1Dtk, w2DtkA, w1, 25_000_000n, [], confirm)
+  await transferTokens(
+    connection,
+    payer,
+    w1Usdc,
+    await account(usdc, w3),
+    w1,
+    500_000n,
+    [],
+    confirm,
+  )
+  for (const lamports of [1_000_000, 2_000_000, 3_000_000]) {
+    await send(connection, w1, [
+      SystemProgram.transfer({ fromPubkey: w1.publicKey, toPubkey: w3.publicKey, lamports }),
+    ])
+  }
+  // A failed transaction: w1 sends more USDC than it holds (lands, fails, pays its fee).
+  const failedSignature = await send(
+    connection,
+    w1,
+    [
+      transferInstruction({
+        source: w1Usdc,
+        destination: w1Usdc,
+        owner: w1.publicKey,
+        amount: 10n ** 15n,
+      }),
+    ],
+    [],
+    { expectFailure: true },
+  )
+
+  return {
+    chain,
+    usdcMint,
+    dexPrograms,
+    mints,
+    pools,
+    expectedPrices,
+    wallets: [w1, w2, w3].map((w) => w.publicKey.toBase58()),
+    busyWallet: w1.publicKey.toBase58(),
+    failedSignature,
+  }
+}
+
+/** The token program's Transfer instruction (3), unchecked, so that it can fail on chain. */
+function transferInstruction({
+  source,
+  destination,
+  owner,
+  amount,
+}: {
+  source: PublicKey
+  destination: PublicKey
+  owner: PublicKey
+  amount: bigint
+}): TransactionInstruction {
+  const data = Buffer.alloc(9)
+  data.writeUInt8(3, 0)
+  data.writeBigUInt64LE(amount, 1)
+  return {
+    programId: TOKEN_PROGRAM_ID,
+    keys: [
+      { pubkey: source, isSigner: false, isWritable: true },
+      { pubkey: destination, isSigner: false, isWritable: true },
+      { pubkey: owner, isSigner: true, isWritable: false },
+    ],
+    data,
+  } as TransactionInstruction
+}
+
+/** Sends, then waits until the node reports the transaction confirmed; returns its signature. */
+async function send(
+  connection: Connection,
+  feePayer: Keypair,
+  instructions: TransactionInstruction[],
+  signers: Keypair[] = [],
+  { expectFailure = false }: { expectFailure?: boolean } = {},
+): Promise<string> {
+  const tx = new Transaction().add(...instructions)
+  tx.feePayer = feePayer.publicKey
+  tx.recentBlockhash = (await connection.getLatestBlockhash('confirmed')).blockhash
+  tx.sign(feePayer, ...signers)
+  const signature = await connection.sendRawTransaction(tx.serialize(), {
+    skipPreflight: expectFailure,
+  })
+  for (let i = 0; i < 500; i++) {
+    const { value } = await connection.getSignatureStatuses([signature])
+    const status = value[0]
+    if (status && status.confirmationStatus !== 'processed') {
+      if (status.err && !expectFailure) throw new Error(`transaction ${signature} failed`)
+      if (!status.err && expectFailure) throw new Error(`transaction ${signature} did not fail`)
+      return signature
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`transaction ${signature} was not confirmed`)
+}
+
+function interfaceDiscriminator(): Buffer {
+  return createHash('sha256')
+    .update('spl_token_metadata_interface:token_metadata')
+    .digest()
+    .subarray(0, 8)
+}
+
+type PoolPlan = {
+  type: PoolType
+  a: string
+  b: string
+  decimalsA: number
+  decimalsB: number
+  priceAInB: number
+  /** Whole units in the vaults. */
+  reserveA: number
+  reserveB: number
+}
+
+/** Pools with known prices; each chain plants those its DEX programs allow. */
+async function plantPools({
+  rpcUrl,
+  chain,
+  dexPrograms,
+  usdcMint,
+  mints,
+}: {
+  rpcUrl: string
+  chain: SvmChainName
+  dexPrograms: Partial<Record<PoolType, string>>
+  usdcMint: string
+  mints: WorldMint[]
+}): Promise<WorldPool[]> {
+  const by = (label: string) => mints.find((m) => m.label === label)!
+  const dtk = by('DTK')
+  const dext = by('DEXT')
+  const dptr = by('DPTR')
+  const plans: PoolPlan[] =
+    chain === 'solana'
+      ? [
+          // native SOL = 150 USDC
+          {
+            type: 'raydium_amm_v4',
+            a: NATIVE_MINT,
+            b: usdcMint,
+            decimalsA: 9,
+            decimalsB: 6,
+            priceAInB: 150,
+            reserveA: 1_000,
+            reserveB: 150_000,
+          },
+          // DTK = 0.02 SOL = 3 USD, deep
+          {
+            type: 'orca_whirlpool',
+            a: dtk.address,
+            b: NATIVE_MINT,
+            decimalsA: 6,
+            decimalsB: 9,
+            priceAInB: 0.02,
+            reserveA: 1_000_000,
+            reserveB: 20_000,
+          },
+          // DTK = 3.5 USD, shallow: the route must not use it
+          {
+            type: 'raydium_cpmm',
+            a: dtk.address,
+            b: usdcMint,
+            decimalsA: 6,
+            decimalsB: 6,
+            priceAInB: 3.5,
+            reserveA: 100,
+            reserveB: 350,
+          },
+          // DEXT = 0.5 USD
+          {
+            type: 'raydium_cpmm',
+            a: dext.address,
+            b: usdcMint,
+            decimalsA: 9,
+            decimalsB: 6,
+            priceAInB: 0.5,
+            reserveA: 500_000,
+            reserveB: 250_000,
+          },
+          // DPTR = 2.5 USD, the token on the B side
+          {
+            type: 'raydium_clmm',
+            a: usdcMint,
+            b: dptr.address,
+            decimalsA: 6,
+            decimalsB: 6,
+            priceAInB: 0.4,
+            reserveA: 100_000,
+            reserveB: 250_000,
+          },
+        ]
+      : [
+          // native ETH = 3000 USDC
+          {
+            type: 'orca_whirlpool',
+            a: NATIVE_MINT,
+            b: usdcMint,
+            decimalsA: 9,
+            decimalsB: 6,
+            priceAInB: 3000,
+            reserveA: 100,
+            reserveB: 300_000,
+          },
+          // DTK = 0.001 ETH = 3 USD
+          {
+            type: 'orca_whirlpool',
+            a: dtk.address,
+            b: NATIVE_MINT,
+            decimalsA: 6,
+            decimalsB: 9,
+            priceAInB: 0.001,
+            reserveA: 100_000,
+            reserveB: 100,
+          },
+        ]
+  const pools: WorldPool[] = []
+  for (const plan of plans) {
+    const programId = dexPrograms[plan.type]
+    if (!programId) continue
+    const address = Keypair.generate().publicKey.toBase58()
+    const vaultA = Keypair.generate().publicKey.toBase58()
+    const vaultB = Keypair.generate().publicKey.toBase58()
+    const authority = Keypair.generate().publicKey.toBase58()
+    const programOf = (mint: string) =>
+      mints.find((m) => m.address === mint)?.programId ?? TOKEN_PROGRAM_ID.toBase58()
+    const units = (whole: number, decimals: number) => BigInt(Math.round(whole * 10 ** decimals))
+    await plantAccount({
+      rpcUrl,
+      address: vaultA,
+      owner: programOf(plan.a),
+      data: encodeTokenAccount({
+        mint: plan.a,
+        owner: authority,
+        amount: units(plan.reserveA, plan.decimalsA),
+      }),
+    })
+    await plantAccount({
+      rpcUrl,
+      address: vaultB,
+      owner: programOf(plan.b),
+      data: encodeTokenAccount({
+        mint: plan.b,
+        owner: authority,
+        amount: units(plan.reserveB, plan.decimalsB),
+      }),
+    })
+    const keys = { mintA: plan.a, mintB: plan.b, vaultA, vaultB }
+    const sqrt = sqrtPriceX64({
+      priceAInB: plan.priceAInB,
+      decimalsA: plan.decimalsA,
+      decimalsB: plan.decimalsB,
+    })
+    const data =
+      plan.type === 'raydium_amm_v4'
+        ? encodeRaydiumAmmV4({ ...keys, decimalsA: plan.decimalsA, decimalsB: plan.decimalsB })
+        : plan.type === 'raydium_cpmm'
+          ? encodeRaydiumCpmm({ ...keys, decimalsA: plan.decimalsA, decimalsB: plan.decimalsB })
+          : plan.type === 'raydium_clmm'
+            ? encodeRaydiumClmm({
+                ...keys,
+                decimalsA: plan.decimalsA,
+                decimalsB: plan.decimalsB,
+                sqrtPriceX64: sqrt,
+              })
+            : encodeOrcaWhirlpool({ ...keys, sqrtPriceX64: sqrt })
+    await plantAccount({ rpcUrl, address, owner: programId, data })
+    pools.push({
+      type: plan.type,
+      address,
+      mintA: plan.a,
+      mintB: plan.b,
+      priceAInB: plan.priceAInB,
+      reserveA: plan.reserveA,
+      reserveB: plan.reserveB,
+    })
+  }
+  return pools
+}
+
+/**
+ * USD prices the planted pools imply: USDC = 1; a token's price through its pools whose other
+ * side is USDC or priced that way, the pool with the most USD in its vaults winning.
+ */
+function expectPrices({
+  pools,
+  usdcMint,
+}: {
+  pools: WorldPool[]
+  usdcMint: string
+}): Map<string, { priceUsd: number; poolAddress: string; poolType: PoolType }> {
+  const out = new Map<string, { priceUsd: number; poolAddress: string; poolType: PoolType }>()
+  // Planted in dependency order: each pool's quote side is priced by an earlier pool (or USDC).
+  const priceOf = (mint: string) => (mint === usdcMint ? 1 : out.get(mint)?.priceUsd)
+  const best = new Map<string, number>()
+  for (const pool of pools) {
+    const [mint, priceUsd] =
+      priceOf(pool.mintB) !== undefined && pool.mintA !== usdcMint
+        ? [pool.mintA, pool.priceAInB * priceOf(pool.mintB)!]
+        : [pool.mintB, priceOf(pool.mintA)! / pool.priceAInB]
+    const [priceA, priceB] =
+      mint === pool.mintA ? [priceUsd, priceOf(pool.mintB)!] : [priceOf(pool.mintA)!, priceUsd]
+    const liquidity = pool.reserveA * priceA + pool.reserveB * priceB
+    if ((best.get(mint) ?? -1) >= liquidity) continue
+    best.set(mint, liquidity)
+    out.set(mint, { priceUsd, poolAddress: pool.address, poolType: pool.type })
+  }
+  return out
+}

@@ -1,0 +1,53 @@
+import { createRequire } from 'node:module'
+
+export type Surfpool = {
+  rpcUrl: string
+  wsUrl: string
+  /** The funded payer's 64-byte secret key. */
+  payerSecretKey: Uint8Array
+  stop(): void
+}
+
+type SurfnetInstance = {
+  rpcUrl: string
+  wsUrl: string
+  payerSecretKey: number[] | Uint8Array
+  stop(): void
+}
+type SurfnetClass = { startWithConfig(config: Record<string, unknown>): SurfnetInstance }
+
+/**
+ * A Solana RPC server in this process: Surfpool's embedded runtime (npm
+ * `@solana/surfpool-linux-x64-gnu`), which runs the real SPL Token and Token-2022 programs.
+ * `offline: true`: no remote datasource, so nothing is fetched from mainnet (an account that
+ * was not planted does not exist). Slots advance on a clock (`slotTimeMs`), so transactions
+ * reach `finalized` about 32 slots after they land.
+ */
+export function startSurfpool({
+  slotTimeMs = 20,
+  airdropLamports = 100_000 * 1e9,
+}: {
+  slotTimeMs?: number
+  airdropLamports?: number
+} = {}): Surfpool {
+  const require = createRequire(import.meta.url)
+  const { Surfnet } = require('@solana/surfpool-linux-x64-gnu') as { Surfnet: SurfnetClass }
+  const surfnet = Surfnet.startWithConfig({
+    offline: true,
+    blockProductionMode: 'clock',
+    slotTimeMs,
+    // despite its name, Surfpool reads this as lamports for the payer
+    airdropSol: airdropLamports,
+  })
+  let stopped = false
+  return {
+    rpcUrl: surfnet.rpcUrl,
+    wsUrl: surfnet.wsUrl,
+    payerSecretKey: Uint8Array.from(surfnet.payerSecretKey),
+    stop() {
+      if (stopped) return
+      stopped = true
+      surfnet.stop()
+    },
+  }
+}
