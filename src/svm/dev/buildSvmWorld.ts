@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto'
 import {
+  ACCOUNT_SIZE,
+  createInitializeAccount3Instruction,
+  createInitializeInstruction,
   createInitializeMetadataPointerInstruction,
-  createInitializeMintInstruction,
-  createMint,
-  createAccount as createTokenAccount,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  createTransferInstruction,
   ExtensionType,
   getMintLen,
-  mintTo,
+  MINT_SIZE,
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
-  tokenMetadataInitializeWithRentTransfer,
-  transfer as transferTokens,
 } from '@solana/spl-token'
 import {
   Connection,
@@ -101,8 +102,79 @@ export async function buildSvmWorld({
 }): Promise<SvmWorld> {
   const connection = new Connection(rpcUrl, { commitment: 'confirmed', wsEndpoint: wsUrl })
   const payer = Keypair.fromSecretKey(payerSecretKey)
-  const confirm = { commitment: 'confirmed' as const }
   const mints: WorldMint[] = []
+  const tx = (instructions: TransactionInstruction[], signers: Keypair[] = []) =>
+    send(connection, payer, instructions, signers)
+  const rent = (space: number) => connection.getMinimumBalanceForRentExemption(space)
+
+  /** A mint created by its token program; `pointer` adds a MetadataPointer extension. */
+  async function createMint({
+    decimals,
+    programId,
+    pointer,
+    extraSpace = 0,
+  }: {
+    decimals: number
+    programId: PublicKey
+    pointer?: (mint: PublicKey) => PublicKey
+    extraSpace?: number
+  }): Promise<PublicKey> {
+    const mint = Keypair.generate()
+    const space = pointer ? getMintLen([ExtensionType.MetadataPointer]) : MINT_SIZE
+    await tx(
+      [
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint.publicKey,
+          space,
+          // room for metadata the program appends later (it reallocates, we pre-fund)
+          lamports: await rent(space + extraSpace),
+          programId,
+        }),
+        ...(pointer
+          ? [
+              createInitializeMetadataPointerInstruction(
+                mint.publicKey,
+                payer.publicKey,
+                pointer(mint.publicKey),
+                programId,
+              ),
+            ]
+          : []),
+        createInitializeMint2Instruction(
+          mint.publicKey,
+          decimals,
+          payer.publicKey,
+          null,
+          programId,
+        ),
+      ],
+      [mint],
+    )
+    return mint.publicKey
+  }
+
+  /** A token account (not an associated one) of `owner`, created by the token program. */
+  async function createTokenAccount(mint: PublicKey, owner: Keypair, programId = TOKEN_PROGRAM_ID) {
+    const account = Keypair.generate()
+    await tx(
+      [
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: account.publicKey,
+          space: ACCOUNT_SIZE,
+          lamports: await rent(ACCOUNT_SIZE),
+          programId,
+        }),
+        createInitializeAccount3Instruction(account.publicKey, mint, owner.publicKey, programId),
+      ],
+      [account],
+    )
+    return account.publicKey
+  }
+
+  const mintTo = (mint: PublicKey, to: PublicKey, amount: bigint, programId = TOKEN_PROGRAM_ID) =>
+    tx([createMintToInstruction(mint, to, payer.publicKey, amount, [], programId)])
 
   // USDC and the wrapped native mint at their real addresses; the payer may mint USDC.
   await plantAccount({
@@ -125,7 +197,7 @@ export async function buildSvmWorld({
   })
 
   // SPL Token mint with a Metaplex metadata account.
-  const splMint = await createMint(connection, payer, payer.publicKey, null, 6, undefined, confirm)
+  const splMint = await createMint({ decimals: 6, programId: TOKEN_PROGRAM_ID })
   const metaplex = {
     name: 'Demo Tokenkeg',
     symbol: 'DTK',
@@ -151,56 +223,29 @@ export async function buildSvmWorld({
   })
 
   // Token-2022 mint whose metadata pointer names itself, with the metadata extension.
-  const extMint = Keypair.generate()
   const extMetadata = {
     name: 'Demo Extension',
     symbol: 'DEXT',
     uri: 'https://example.org/dext.json',
   }
-  await send(
-    connection,
-    payer,
-    [
-      SystemProgram.createAccount({
-        fromPubkey: payer.publicKey,
-        newAccountPubkey: extMint.publicKey,
-        space: getMintLen([ExtensionType.MetadataPointer]),
-        lamports: await connection.getMinimumBalanceForRentExemption(
-          getMintLen([ExtensionType.MetadataPointer]),
-        ),
-        programId: TOKEN_2022_PROGRAM_ID,
-      }),
-      createInitializeMetadataPointerInstruction(
-        extMint.publicKey,
-        payer.publicKey,
-        extMint.publicKey,
-        TOKEN_2022_PROGRAM_ID,
-      ),
-      createInitializeMintInstruction(
-        extMint.publicKey,
-        9,
-        payer.publicKey,
-        null,
-        TOKEN_2022_PROGRAM_ID,
-      ),
-    ],
-    [extMint],
-  )
-  await tokenMetadataInitializeWithRentTransfer(
-    connection,
-    payer,
-    extMint.publicKey,
-    payer.publicKey,
-    payer,
-    extMetadata.name,
-    extMetadata.symbol,
-    extMetadata.uri,
-    [],
-    confirm,
-    TOKEN_2022_PROGRAM_ID,
-  )
+  const extMint = await createMint({
+    decimals: 9,
+    programId: TOKEN_2022_PROGRAM_ID,
+    pointer: (mint) => mint,
+    extraSpace: 512,
+  })
+  await tx([
+    createInitializeInstruction({
+      programId: TOKEN_2022_PROGRAM_ID,
+      metadata: extMint,
+      updateAuthority: payer.publicKey,
+      mint: extMint,
+      mintAuthority: payer.publicKey,
+      ...extMetadata,
+    }),
+  ])
   mints.push({
-    address: extMint.publicKey.toBase58(),
+    address: extMint.toBase58(),
     label: 'DEXT',
     decimals: 9,
     programId: TOKEN_2022_PROGRAM,
@@ -208,37 +253,12 @@ export async function buildSvmWorld({
   })
 
   // Token-2022 mint whose metadata pointer names a separate metadata account.
-  const pointerMint = Keypair.generate()
-  const pointed = Keypair.generate().publicKey.toBase58()
-  await send(
-    connection,
-    payer,
-    [
-      SystemProgram.createAccount({
-        fromPubkey: payer.publicKey,
-        newAccountPubkey: pointerMint.publicKey,
-        space: getMintLen([ExtensionType.MetadataPointer]),
-        lamports: await connection.getMinimumBalanceForRentExemption(
-          getMintLen([ExtensionType.MetadataPointer]),
-        ),
-        programId: TOKEN_2022_PROGRAM_ID,
-      }),
-      createInitializeMetadataPointerInstruction(
-        pointerMint.publicKey,
-        payer.publicKey,
-        new PublicKey(pointed),
-        TOKEN_2022_PROGRAM_ID,
-      ),
-      createInitializeMintInstruction(
-        pointerMint.publicKey,
-        6,
-        payer.publicKey,
-        null,
-        TOKEN_2022_PROGRAM_ID,
-      ),
-    ],
-    [pointerMint],
-  )
+  const pointed = Keypair.generate().publicKey
+  const pointerMint = await createMint({
+    decimals: 6,
+    programId: TOKEN_2022_PROGRAM_ID,
+    pointer: () => pointed,
+  })
   const pointerMetadata = {
     name: 'Demo Pointer',
     symbol: 'DPTR',
@@ -246,20 +266,20 @@ export async function buildSvmWorld({
   }
   const value = encodeTokenMetadataValue({
     updateAuthority: payer.publicKey.toBase58(),
-    mint: pointerMint.publicKey.toBase58(),
+    mint: pointerMint.toBase58(),
     ...pointerMetadata,
   })
   const length = Buffer.alloc(4)
   length.writeUInt32LE(value.length)
   await plantAccount({
     rpcUrl,
-    address: pointed,
+    address: pointed.toBase58(),
     // a program implementing the token-metadata interface (any program id will do)
     owner: Keypair.generate().publicKey.toBase58(),
     data: Buffer.concat([interfaceDiscriminator(), length, value]),
   })
   mints.push({
-    address: pointerMint.publicKey.toBase58(),
+    address: pointerMint.toBase58(),
     label: 'DPTR',
     decimals: 6,
     programId: TOKEN_2022_PROGRAM,
@@ -267,16 +287,7 @@ export async function buildSvmWorld({
   })
 
   // Token-2022 mint without metadata, never priced.
-  const plainMint = await createMint(
-    connection,
-    payer,
-    payer.publicKey,
-    null,
-    2,
-    undefined,
-    confirm,
-    TOKEN_2022_PROGRAM_ID,
-  )
+  const plainMint = await createMint({ decimals: 2, programId: TOKEN_2022_PROGRAM_ID })
   mints.push({
     address: plainMint.toBase58(),
     label: 'PLAIN',
@@ -302,46 +313,27 @@ export async function buildSvmWorld({
       }),
     ])
   }
-  const account = async (mint: PublicKey, owner: Keypair, programId = TOKEN_PROGRAM_ID) =>
-    createTokenAccount(
-      connection,
-      payer,
-      mint,
-      owner.publicKey,
-      Keypair.generate(),
-      confirm,
-      programId,
-    )
+  const account = createTokenAccount
   const usdc = new PublicKey(usdcMint)
   const w1Usdc = await account(usdc, w1)
   const w1Dtk = await account(splMint, w1)
   const w2DtkA = await account(splMint, w2)
   const w2DtkB = await account(splMint, w2)
-  const w2Dext = await account(extMint.publicKey, w2, TOKEN_2022_PROGRAM_ID)
-  const w3Dptr = await account(pointerMint.publicKey, w3, TOKEN_2022_PROGRAM_ID)
+  const w2Dext = await account(extMint, w2, TOKEN_2022_PROGRAM_ID)
+  const w3Dptr = await account(pointerMint, w3, TOKEN_2022_PROGRAM_ID)
   const w1Plain = await account(plainMint, w1, TOKEN_2022_PROGRAM_ID)
-  const mint = (m: PublicKey, to: PublicKey, amount: bigint, programId = TOKEN_PROGRAM_ID) =>
-    mintTo(connection, payer, m, to, payer, amount, [], confirm, programId)
-  await mint(usdc, w1Usdc, 1_250_500_000n)
-  await mint(splMint, w1Dtk, 900_000_000n)
-  await mint(splMint, w2DtkA, 10_000_000n)
-  await mint(splMint, w2DtkB, 2_500_000n)
-  await mint(extMint.publicKey, w2Dext, 42_000_000_000n, TOKEN_2022_PROGRAM_ID)
-  await mint(pointerMint.publicKey, w3Dptr, 7_000_000n, TOKEN_2022_PROGRAM_ID)
-  await mint(plainMint, w1Plain, 12_345n, TOKEN_2022_PROGRAM_ID)
+  const w3Usdc = await account(usdc, w3)
+  await mintTo(usdc, w1Usdc, 1_250_500_000n)
+  await mintTo(splMint, w1Dtk, 900_000_000n)
+  await mintTo(splMint, w2DtkA, 10_000_000n)
+  await mintTo(splMint, w2DtkB, 2_500_000n)
+  await mintTo(extMint, w2Dext, 42_000_000_000n, TOKEN_2022_PROGRAM_ID)
+  await mintTo(pointerMint, w3Dptr, 7_000_000n, TOKEN_2022_PROGRAM_ID)
+  await mintTo(plainMint, w1Plain, 12_345n, TOKEN_2022_PROGRAM_ID)
 
   // Trades of the busy wallet (w1): token transfers and native transfers.
-  await transferTokens(connection, payer, w1Dtk, w2DtkA, w1, 25_000_000n, [], confirm)
-  await transferTokens(
-    connection,
-    payer,
-    w1Usdc,
-    await account(usdc, w3),
-    w1,
-    500_000n,
-    [],
-    confirm,
-  )
+  await send(connection, w1, [createTransferInstruction(w1Dtk, w2DtkA, w1.publicKey, 25_000_000n)])
+  await send(connection, w1, [createTransferInstruction(w1Usdc, w3Usdc, w1.publicKey, 500_000n)])
   for (const lamports of [1_000_000, 2_000_000, 3_000_000]) {
     await send(connection, w1, [
       SystemProgram.transfer({ fromPubkey: w1.publicKey, toPubkey: w3.publicKey, lamports }),
@@ -417,7 +409,7 @@ async function send(
   const signature = await connection.sendRawTransaction(tx.serialize(), {
     skipPreflight: expectFailure,
   })
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 1500; i++) {
     const { value } = await connection.getSignatureStatuses([signature])
     const status = value[0]
     if (status && status.confirmationStatus !== 'processed') {

@@ -17,9 +17,14 @@ export type PoolQuote = {
   decimalsB: number
 }
 
+/** A known price and the liquidity of the route behind it (Infinity for USDC itself). */
+export type RoutePrice = { priceUsd: number; routeLiquidityUsd: number }
+
 /**
  * The price of `mint` through the most liquid of `quotes` whose other side has a price
- * (`priceOf`). Pure. Liquidity is the USD value of both vaults at the pool's own price.
+ * (`priceOf`). Pure. A pool's liquidity is the USD value of both vaults at its own price; a
+ * route is only as liquid as its weakest hop, so a deep pool against a thinly priced token
+ * does not win over a shallower pool against USDC. `liquidityUsd` is the pricing pool's.
  */
 export function choosePoolPrice({
   mint,
@@ -28,16 +33,17 @@ export function choosePoolPrice({
 }: {
   mint: string
   quotes: readonly PoolQuote[]
-  priceOf: (mint: string) => number | undefined
-}): SvmPrice | undefined {
-  let best: SvmPrice | undefined
+  priceOf: (mint: string) => RoutePrice | undefined
+}): (SvmPrice & { routeLiquidityUsd: number }) | undefined {
+  let best: (SvmPrice & { routeLiquidityUsd: number }) | undefined
   for (const quote of quotes) {
     const { pool } = quote
     const isA = pool.mintA === mint
     if (!isA && pool.mintB !== mint) continue
     const other = isA ? pool.mintB : pool.mintA
-    const otherPrice = priceOf(other)
-    if (otherPrice === undefined || otherPrice <= 0) continue
+    const otherRoute = priceOf(other)
+    if (otherRoute === undefined || otherRoute.priceUsd <= 0) continue
+    const otherPrice = otherRoute.priceUsd
     const aInB = poolSpotPrice(quote)
     if (aInB === undefined || !Number.isFinite(aInB) || aInB <= 0) continue
     const priceUsd = isA ? aInB * otherPrice : otherPrice / aInB
@@ -46,8 +52,15 @@ export function choosePoolPrice({
     const liquidityUsd =
       (Number(quote.balanceA) / 10 ** quote.decimalsA) * priceA +
       (Number(quote.balanceB) / 10 ** quote.decimalsB) * priceB
-    if (!best || liquidityUsd > (best.liquidityUsd ?? 0)) {
-      best = { priceUsd, liquidityUsd, poolType: pool.type, poolAddress: pool.address }
+    const routeLiquidityUsd = Math.min(liquidityUsd, otherRoute.routeLiquidityUsd)
+    if (!best || routeLiquidityUsd > best.routeLiquidityUsd) {
+      best = {
+        priceUsd,
+        liquidityUsd,
+        poolType: pool.type,
+        poolAddress: pool.address,
+        routeLiquidityUsd,
+      }
     }
   }
   return best

@@ -5,7 +5,12 @@ import type { Pool, PoolType } from '../pools/poolTypes.ts'
 import type { SvmRpc } from '../rpc/createSvmRpc.ts'
 import { readPriceRows, writePriceRows } from '../store/priceRows.ts'
 import type { TokenFactsService } from '../tokens/createTokenFacts.ts'
-import { choosePoolPrice, type PoolQuote, type SvmPrice } from './choosePoolPrice.ts'
+import {
+  choosePoolPrice,
+  type PoolQuote,
+  type RoutePrice,
+  type SvmPrice,
+} from './choosePoolPrice.ts'
 
 export type SvmPricer = {
   /** USD price per mint (`undefined`: no route to USDC). Cached for `ttlMs`. */
@@ -91,13 +96,18 @@ export function createSvmPricer({
   }
 
   /** Direct USDC pools only (`depth` 0), or also pools against tokens priced that way. */
-  async function compute(mint: string, depth: number, signal?: AbortSignal) {
-    if (mint === usdcMint) return anchor
+  async function compute(
+    mint: string,
+    depth: number,
+    signal?: AbortSignal,
+  ): Promise<(SvmPrice & { routeLiquidityUsd: number }) | undefined> {
+    if (mint === usdcMint) return { ...anchor, routeLiquidityUsd: Number.POSITIVE_INFINITY }
     const quotes = await quotePools(await findPools(mint, signal), signal)
+    const usdc: RoutePrice = { priceUsd: 1, routeLiquidityUsd: Number.POSITIVE_INFINITY }
     const direct = choosePoolPrice({
       mint,
       quotes,
-      priceOf: (other) => (other === usdcMint ? 1 : undefined),
+      priceOf: (other) => (other === usdcMint ? usdc : undefined),
     })
     if (depth === 0) return direct
     const others = [
@@ -107,18 +117,17 @@ export function createSvmPricer({
           .filter((other) => other !== usdcMint && other !== mint),
       ),
     ]
-    const otherPrices = new Map<string, number | undefined>()
+    // The other sides priced by their own USDC pools only: routes have two hops at most.
+    const otherPrices = new Map<string, RoutePrice | undefined>()
     await Promise.all(
       others.map(async (other) => {
-        const cached = memory.get(other)
-        const price = fresh(cached) ? cached!.price : await compute(other, 0, signal)
-        otherPrices.set(other, price?.priceUsd)
+        otherPrices.set(other, await compute(other, 0, signal))
       }),
     )
     return choosePoolPrice({
       mint,
       quotes,
-      priceOf: (other) => (other === usdcMint ? 1 : otherPrices.get(other)),
+      priceOf: (other) => (other === usdcMint ? usdc : otherPrices.get(other)),
     })
   }
 
@@ -133,7 +142,16 @@ export function createSvmPricer({
       }
       if (missing.length > 0) {
         const computed = await Promise.all(
-          missing.map(async (mint) => ({ mint, price: await compute(mint, 1, signal) })),
+          missing.map(async (mint) => {
+            const route = await compute(mint, 1, signal)
+            const price: SvmPrice | undefined = route && {
+              priceUsd: route.priceUsd,
+              liquidityUsd: route.liquidityUsd,
+              poolType: route.poolType,
+              poolAddress: route.poolAddress,
+            }
+            return { mint, price }
+          }),
         )
         const at = now()
         for (const { mint, price } of computed) memory.set(mint, { price, refreshedAt: at })

@@ -1,5 +1,10 @@
-import { createRpcClient, type RpcClient, type RpcLogger } from '../../evm/rpc/createRpcClient.ts'
-import { RpcTransportError } from '../../evm/rpc/errors.ts'
+import {
+  createRpcClient,
+  type RpcCall,
+  type RpcClient,
+  type RpcLogger,
+} from '../../evm/rpc/createRpcClient.ts'
+import { RpcTransportError, RpcUnavailableError } from '../../evm/rpc/errors.ts'
 import { parseSvmJson, toBigInt } from './svmJson.ts'
 
 /** Commitment of every read: what a wallet shows right after a transaction lands. */
@@ -71,11 +76,32 @@ export function createSvmRpc({
     batchSize,
     // A request waits on the node; fail over sooner than the indexer would.
     timeoutMs: 10_000,
-    retryCount: 3,
+    retryCount: 2,
+    maxRetryDelayMs: 1_000,
     parseJson: parseSvmJson,
     ...(logger ? { logger } : {}),
   })
   const options = (signal?: AbortSignal) => (signal ? { signal } : {})
+  // Some nodes (Surfpool, several providers) refuse JSON-RPC batches: after the first refusal,
+  // or with `batchSize` 1, calls go one by one (in parallel, within the client's limit).
+  let batches = batchSize > 1
+
+  async function many<T>(calls: RpcCall[], signal?: AbortSignal): Promise<T[]> {
+    if (batches && calls.length > 1) {
+      try {
+        const answers = await client.batch<T>(calls, options(signal))
+        return answers.map((answer) => {
+          if (!answer.ok) throw answer.error
+          return answer.result
+        })
+      } catch (error) {
+        if (!(error instanceof RpcUnavailableError && refusedBatch(error))) throw error
+        batches = false
+        logger?.warn({}, 'The node refuses JSON-RPC batches; sending calls one by one')
+      }
+    }
+    return Promise.all(calls.map((call) => client.request<T>(call, options(signal))))
+  }
 
   return {
     async getBalance(address, signal) {
@@ -101,18 +127,17 @@ export function createSvmRpc({
       const chunks: string[][] = []
       for (let i = 0; i < addresses.length; i += MULTIPLE_ACCOUNTS_MAX)
         chunks.push(addresses.slice(i, i + MULTIPLE_ACCOUNTS_MAX))
-      const answers = await client.batch<{ value: unknown[] }>(
+      const answers = await many<{ value: unknown[] }>(
         chunks.map((chunk) => ({
           method: 'getMultipleAccounts',
           params: [chunk, { encoding: 'base64', commitment: COMMITMENT }],
         })),
-        options(signal),
+        signal,
       )
       return answers.flatMap((answer, i) => {
-        if (!answer.ok) throw answer.error
         const chunk = chunks[i]!
         return chunk.map((address, j) => {
-          const account = answer.result.value[j]
+          const account = answer.value[j]
           return account ? readAccount('getMultipleAccounts', address, account) : undefined
         })
       })
@@ -145,17 +170,13 @@ export function createSvmRpc({
       }))
     },
     async getTransactions(signatures, signal) {
-      const answers = await client.batch(
+      return many(
         signatures.map((signature) => ({
           method: 'getTransaction',
           params: [signature, GET_TRANSACTION_CONFIG],
         })),
-        options(signal),
+        signal,
       )
-      return answers.map((answer) => {
-        if (!answer.ok) throw answer.error
-        return answer.result
-      })
     },
     async getNativeSupply(signal) {
       const result = await client.request<{ value: { total: unknown } }>(
@@ -186,4 +207,11 @@ function readAccount(method: string, address: string, value: unknown): SvmAccoun
     lamports: toBigInt(account.lamports),
     data: new Uint8Array(Buffer.from(data, 'base64')),
   }
+}
+
+function refusedBatch(error: RpcUnavailableError): boolean {
+  const cause = error.cause
+  return (
+    cause instanceof RpcTransportError && /a batch was answered with one error/.test(cause.message)
+  )
 }

@@ -1,10 +1,12 @@
-import { parse, stringify } from 'lossless-json'
+import { LosslessNumber, parse, stringify } from 'lossless-json'
 
 const INTEGER = /^-?[0-9]+$/
 
 /**
- * Parses Solana JSON without losing u64 precision: integers that fit a double exactly become
- * numbers, larger ones `bigint`; other numbers stay numbers (they are doubles on the node too).
+ * Parses Solana JSON without losing anything: integers that fit a double exactly become
+ * numbers, larger ones (u64) `bigint`; other numbers (`uiAmount` floats) stay
+ * `LosslessNumber`s holding the node's text, so `stringifySvmJson` writes back exactly what
+ * the node sent (`1250.0` stays `1250.0`).
  */
 export function parseSvmJson(text: string): unknown {
   return parse(text, null, (value) => {
@@ -12,7 +14,7 @@ export function parseSvmJson(text: string): unknown {
       const n = Number(value)
       return Number.isSafeInteger(n) ? n : BigInt(value)
     }
-    return Number(value)
+    return new LosslessNumber(value)
   })
 }
 
