@@ -68,6 +68,10 @@ export async function runNode({
         indexers = list
       },
     })
+    // SVM chains only (issue 6): nothing to index, serve until stopped.
+    if (chains.length === 0 && !signal.aborted) {
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+    }
   } finally {
     stop.abort()
     signal.removeEventListener('abort', onAbort)

@@ -45,7 +45,7 @@ export function readSvmConfig({
       continue
     }
     const name = match[1] as SvmChainName
-    const parsed = rpcRule.fromText(match[2] ?? '')
+    const parsed = httpOnly(rpcRule.fromText(match[2] ?? ''))
     if ('error' in parsed) issues.push(`--rpc (${name}): ${parsed.error}`)
     else fromFlags[name] = { rpc: [...new Set([...(fromFlags[name]?.rpc ?? []), ...parsed.value])] }
   }
@@ -69,6 +69,15 @@ export function readSvmConfig({
   return { chains, evmFlags }
 }
 
+/** Solana nodes answer calls over HTTP only (their WebSocket serves subscriptions). */
+function httpOnly(
+  parsed: { value: string[] } | { error: string },
+): { value: string[] } | { error: string } {
+  if ('error' in parsed) return parsed
+  const ws = parsed.value.find((url) => !/^https?:\/\//i.test(url))
+  return ws ? { error: `expected http(s) URLs (Solana serves calls over HTTP), got ${ws}` } : parsed
+}
+
 function readEnv(
   env: Record<string, string | undefined>,
   issues: string[],
@@ -79,7 +88,7 @@ function readEnv(
     const rpcName = `SCRY_RPC_${name.toUpperCase()}`
     const rpc = env[rpcName]
     if (rpc !== undefined && rpc.trim() !== '') {
-      const parsed = rpcRule.fromText(rpc)
+      const parsed = httpOnly(rpcRule.fromText(rpc))
       if ('error' in parsed) issues.push(`${rpcName}: ${parsed.error}`)
       else chain.rpc = parsed.value
     }
@@ -117,7 +126,7 @@ function readFile(file: unknown, issues: string[]): Partial<Record<SvmChainName,
         issues.push(`${path}.${k}: unknown key (expected one of ${FILE_KEYS.join(', ')})`)
     const chain: Partial_ = {}
     if (value.rpc !== undefined) {
-      const parsed = rpcRule.fromValue(value.rpc)
+      const parsed = httpOnly(rpcRule.fromValue(value.rpc))
       if ('error' in parsed) issues.push(`${path}.rpc: ${parsed.error}`)
       else chain.rpc = parsed.value
     }

@@ -55,6 +55,7 @@ test('default', async () => {
         "port": 8080,
         "trustProxy": false,
       },
+      "svm": [],
     }
   `)
   expect(config.catalogue.length).toBeGreaterThan(90)
@@ -116,6 +117,7 @@ test('args: flags, one chain with every option', async () => {
         "port": 9000,
         "trustProxy": false,
       },
+      "svm": [],
     }
   `)
 })
@@ -188,6 +190,7 @@ test('args: environment', async () => {
         "port": 8081,
         "trustProxy": false,
       },
+      "svm": [],
     }
   `)
 })
@@ -277,6 +280,7 @@ export default {
         "port": 8080,
         "trustProxy": false,
       },
+      "svm": [],
     }
   `)
   expect(config.catalogue.find((chain) => chain.chainId === 31337)?.tags).toEqual(['devnet'])
@@ -337,7 +341,7 @@ test('error: every problem of a config file, reported together', async () => {
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, chains, catalogue)
+      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, chains, catalogue, svm)
       - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"

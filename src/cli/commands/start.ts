@@ -13,10 +13,10 @@ export async function runStart({
   config: ScryConfig
   signal: AbortSignal
 }): Promise<number> {
-  if (config.chains.length === 0) {
+  if (config.chains.length === 0 && config.svm.length === 0) {
     throw new ConfigError('No chain to index.', {
       details:
-        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file.',
+        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file (SVM: --rpc solana=<url>, SCRY_RPC_SOLANA, svm.solana.rpc).',
     })
   }
   const logger = createLogger({ level: config.log.level })
