@@ -12,6 +12,7 @@ type SurfnetInstance = {
   rpcUrl: string
   wsUrl: string
   payerSecretKey: number[] | Uint8Array
+  drainEvents(): unknown
   stop(): void
 }
 type SurfnetClass = { startWithConfig(config: Record<string, unknown>): SurfnetInstance }
@@ -39,6 +40,10 @@ export function startSurfpool({
     // despite its name, Surfpool reads this as lamports for the payer
     airdropSol: airdropLamports,
   })
+  // Surfpool queues an event per account change and transaction in a bounded channel; once
+  // it is full (~500 events) the node stops answering. Nobody here reads them: drop them.
+  const drain = setInterval(() => surfnet.drainEvents(), 50)
+  drain.unref()
   let stopped = false
   return {
     rpcUrl: surfnet.rpcUrl,
@@ -47,6 +52,7 @@ export function startSurfpool({
     stop() {
       if (stopped) return
       stopped = true
+      clearInterval(drain)
       surfnet.stop()
     },
   }
