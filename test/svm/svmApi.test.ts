@@ -252,7 +252,7 @@ for (const dialect of DIALECTS) {
     })
 
     test('error: an unparseable address is a 400 with {message}', async () => {
-      for (const address of ['not-an-address', '0x' + 'ab'.repeat(20), 'O0Il' + '1'.repeat(40)]) {
+      for (const address of ['not-an-address', `0x${'ab'.repeat(20)}`, `O0Il${'1'.repeat(40)}`]) {
         const res = await api.get(`/beta/svm/balances/${address}`)
         expect(res.status).toBe(400)
         expect(Object.keys(res.body)).toEqual(['message'])
