@@ -2,6 +2,7 @@ import type { Store } from '../../store/createStore.ts'
 import { parseTokenAccount } from '../parse/parseTokenAccount.ts'
 import { POOL_LAYOUTS } from '../pools/poolLayouts.ts'
 import type { Pool, PoolType } from '../pools/poolTypes.ts'
+import { NATIVE_MINT } from '../programIds.ts'
 import type { SvmRpc } from '../rpc/createSvmRpc.ts'
 import { readPriceRows, writePriceRows } from '../store/priceRows.ts'
 import type { TokenFactsService } from '../tokens/createTokenFacts.ts'
@@ -23,10 +24,10 @@ export type SvmPricer = {
 type Entry = { price: SvmPrice | undefined; refreshedAt: number }
 
 /**
- * Prices from pool accounts of the configured DEX programs: a token's pools are found with
- * `getProgramAccounts` (size + mint filters, either side), their vault balances read, and the
- * most liquid pool whose other side is priced gives the price; the other side is USDC or a
- * token priced by its own USDC pool (two hops at most). Cached in memory and `svm_prices`.
+ * Prices from pool accounts of the configured DEX programs: a token's pools against USDC and
+ * against the wrapped native mint are found with `getProgramAccounts` (size + both mints),
+ * their vault balances read, and the most liquid route gives the price (a route through the
+ * native mint is as liquid as its weaker hop). Cached in memory and `svm_prices` for `ttlMs`.
  */
 export function createSvmPricer({
   chain,
@@ -57,18 +58,31 @@ export function createSvmPricer({
     poolAddress: undefined,
   }
 
-  async function findPools(mint: string, signal?: AbortSignal): Promise<Pool[]> {
+  /**
+   * Pools of the pair (`mint`, `other`) under every configured DEX program, either way round:
+   * `getProgramAccounts` with the layout's size and both mints as `memcmp` filters, so the node
+   * returns only that pair's pools (a search by one mint would return every wSOL pool).
+   */
+  async function findPairPools(mint: string, other: string, signal?: AbortSignal): Promise<Pool[]> {
     const searches = Object.entries(dexPrograms).flatMap(([type, programId]) => {
       const layout = POOL_LAYOUTS[type as PoolType]
-      return layout.mintOffsets.map(async (offset) => {
+      const [offsetA, offsetB] = layout.mintOffsets
+      return [
+        [mint, other],
+        [other, mint],
+      ].map(async ([a, b]) => {
         const accounts = await rpc.getProgramAccounts(
           {
             programId,
-            filters: [{ dataSize: layout.size }, { memcmp: { offset, bytes: mint } }],
+            filters: [
+              { dataSize: layout.size },
+              { memcmp: { offset: offsetA, bytes: a! } },
+              { memcmp: { offset: offsetB, bytes: b! } },
+            ],
           },
           signal,
         )
-        return accounts.flatMap((a) => layout.parse({ address: a.address, data: a.data }) ?? [])
+        return accounts.flatMap((x) => layout.parse({ address: x.address, data: x.data }) ?? [])
       })
     })
     const pools = (await Promise.all(searches)).flat()
@@ -95,40 +109,52 @@ export function createSvmPricer({
     })
   }
 
-  /** Direct USDC pools only (`depth` 0), or also pools against tokens priced that way. */
+  const usdc: RoutePrice = { priceUsd: 1, routeLiquidityUsd: Number.POSITIVE_INFINITY }
+
+  /** Through the most liquid pool against USDC (the native mint stops here). */
+  async function direct(mint: string, signal?: AbortSignal) {
+    const quotes = await quotePools(await findPairPools(mint, usdcMint, signal), signal)
+    return choosePoolPrice({ mint, quotes, priceOf: (o) => (o === usdcMint ? usdc : undefined) })
+  }
+
+  /**
+   * Routes to USDC: direct pools, or pools against the wrapped native mint priced by its own
+   * USDC pools (how most Solana liquidity is paired). The most liquid route wins.
+   */
   async function compute(
     mint: string,
-    depth: number,
     signal?: AbortSignal,
   ): Promise<(SvmPrice & { routeLiquidityUsd: number }) | undefined> {
     if (mint === usdcMint) return { ...anchor, routeLiquidityUsd: Number.POSITIVE_INFINITY }
-    const quotes = await quotePools(await findPools(mint, signal), signal)
-    const usdc: RoutePrice = { priceUsd: 1, routeLiquidityUsd: Number.POSITIVE_INFINITY }
-    const direct = choosePoolPrice({
-      mint,
-      quotes,
-      priceOf: (other) => (other === usdcMint ? usdc : undefined),
-    })
-    if (depth === 0) return direct
-    const others = [
-      ...new Set(
-        quotes
-          .map((q) => (q.pool.mintA === mint ? q.pool.mintB : q.pool.mintA))
-          .filter((other) => other !== usdcMint && other !== mint),
-      ),
-    ]
-    // The other sides priced by their own USDC pools only: routes have two hops at most.
-    const otherPrices = new Map<string, RoutePrice | undefined>()
-    await Promise.all(
-      others.map(async (other) => {
-        otherPrices.set(other, await compute(other, 0, signal))
-      }),
-    )
+    if (mint === NATIVE_MINT) return direct(mint, signal)
+    const [usdcQuotes, nativeQuotes, native] = await Promise.all([
+      findPairPools(mint, usdcMint, signal).then((pools) => quotePools(pools, signal)),
+      findPairPools(mint, NATIVE_MINT, signal).then((pools) => quotePools(pools, signal)),
+      nativePrice(signal),
+    ])
     return choosePoolPrice({
       mint,
-      quotes,
-      priceOf: (other) => (other === usdcMint ? usdc : otherPrices.get(other)),
+      quotes: [...usdcQuotes, ...nativeQuotes],
+      priceOf: (other) => (other === usdcMint ? usdc : other === NATIVE_MINT ? native : undefined),
     })
+  }
+
+  /** The native mint's direct price, shared by the routes of one refresh round. */
+  let nativeRound: { at: number; price: Promise<RoutePrice | undefined> } | undefined
+  function nativePrice(signal?: AbortSignal) {
+    const cached = memory.get(NATIVE_MINT)
+    if (fresh(cached) && cached?.price) {
+      // the stored entry lost its route liquidity: its pool's liquidity bounds it
+      const { priceUsd, liquidityUsd } = cached.price
+      return Promise.resolve({ priceUsd, routeLiquidityUsd: liquidityUsd ?? 0 })
+    }
+    if (!nativeRound || now() - nativeRound.at >= ttlMs) {
+      nativeRound = { at: now(), price: direct(NATIVE_MINT, signal) }
+      nativeRound.price.catch(() => {
+        nativeRound = undefined
+      })
+    }
+    return nativeRound.price
   }
 
   return {
@@ -143,7 +169,7 @@ export function createSvmPricer({
       if (missing.length > 0) {
         const computed = await Promise.all(
           missing.map(async (mint) => {
-            const route = await compute(mint, 1, signal)
+            const route = await compute(mint, signal)
             const price: SvmPrice | undefined = route && {
               priceUsd: route.priceUsd,
               liquidityUsd: route.liquidityUsd,
