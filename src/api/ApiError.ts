@@ -56,7 +56,9 @@ export function errorBody(error: ApiError, { svm = false }: { svm?: boolean } = 
     case 'RATE_LIMITED':
       return { error: error.shortMessage }
     default:
-      if (svm) return { message: error.shortMessage }
+      // decisions.md: the SVM endpoints answer 503 with exactly "Try again later".
+      if (svm)
+        return { message: error.apiCode === 'UNAVAILABLE' ? 'Try again later' : error.shortMessage }
       return { error: { message: error.shortMessage, code: error.apiCode } }
   }
 }

@@ -4,6 +4,7 @@ import type { StablecoinRegistry } from '../chains/stablecoins.ts'
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
+import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { Cursors } from './createCursors.ts'
 import type { Meter } from './metering/createMeter.ts'
@@ -33,6 +34,8 @@ export type ApiContext = {
   https: { tls: boolean; loopback: boolean; trustProxy: boolean }
   /** Webhook URL rules (config `webhooks`); default https only, public addresses only. */
   webhookUrls: WebhookUrlPolicy
+  /** Enabled SVM chains by name (`solana`, `eclipse`); empty when none is configured. */
+  svm: ReadonlyMap<string, SvmChain>
 }
 
 declare module 'fastify' {

@@ -6,6 +6,7 @@ import { type StablecoinRegistry, stablecoinRegistry } from '../chains/stablecoi
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
+import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiContext, NodeHead } from './apiContext.ts'
 import { createCursors } from './createCursors.ts'
@@ -25,6 +26,7 @@ export function createApiContext({
   https = { tls: false, loopback: true, trustProxy: false },
   stablecoins = stablecoinRegistry(),
   webhookUrls = { allowHttp: false, allowPrivate: false },
+  svm = new Map(),
 }: {
   store: Store
   catalogue: readonly CatalogueChain[]
@@ -38,6 +40,8 @@ export function createApiContext({
   https?: ApiContext['https']
   stablecoins?: StablecoinRegistry
   webhookUrls?: WebhookUrlPolicy
+  /** SVM chains by name; their owner closes them. */
+  svm?: ReadonlyMap<string, SvmChain>
 }): ApiContext & { close(): Promise<void> } {
   const meter = createMeter({ store })
   const rateLimiter = createRateLimiter(redis ? { redis } : {})
@@ -55,6 +59,7 @@ export function createApiContext({
     https,
     stablecoins,
     webhookUrls,
+    svm,
     async close() {
       await meter.close()
       await rateLimiter.close()

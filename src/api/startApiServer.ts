@@ -6,6 +6,7 @@ import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import { ConfigError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
+import { createSvmChain } from '../svm/createSvmChain.ts'
 import type { NodeHead } from './apiContext.ts'
 import { createApiContext } from './createApiContext.ts'
 import { createApiServer } from './createApiServer.ts'
@@ -45,6 +46,16 @@ export async function startApiServer({
     ? new Redis(config.redis, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined
   redis?.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'))
+  const svmLogger = logger.child({ component: 'svm' })
+  const svm = new Map(
+    (config.svm ?? []).map((chain) => [
+      chain.name,
+      createSvmChain({ config: chain, store, logger: svmLogger }),
+    ]),
+  )
+  const closeSvm = () => {
+    for (const chain of svm.values()) chain.close()
+  }
   const ctx = createApiContext({
     store,
     catalogue: config.catalogue,
@@ -63,12 +74,14 @@ export async function startApiServer({
       allowHttp: config.webhooks.allowHttp,
       allowPrivate: config.webhooks.allowPrivateAddresses,
     },
+    svm,
   })
   const app = await createApiServer({ ctx, routes: API_ROUTES, ...(https ? { https } : {}) })
   try {
     await app.listen({ host: config.server.host, port: config.server.port })
   } catch (error) {
     await ctx.close()
+    closeSvm()
     throw new ConfigError(`Cannot listen on ${config.server.host}:${config.server.port}.`, {
       details: error instanceof Error ? error.message : String(error),
     })
@@ -83,6 +96,7 @@ export async function startApiServer({
     async close() {
       await app.close()
       await ctx.close()
+      closeSvm()
     },
   }
 }

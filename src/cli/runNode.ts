@@ -84,7 +84,8 @@ export async function runNode({
       })
     : Promise.resolve()
   try {
-    if (roles.has('indexer')) {
+    // Without EVM chains to index (SVM only) or without the indexer role: serve until stopped.
+    if (roles.has('indexer') && chains.length > 0) {
       await runIndexers({
         chains,
         store,

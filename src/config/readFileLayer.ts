@@ -16,6 +16,8 @@ const TOP_KEYS = [
   'chains',
   'catalogue',
   '$schema',
+  // SVM chains, read by readSvmConfig
+  'svm',
 ]
 const SECTION_KEYS: Record<string, string[]> = {
   server: ['host', 'port', 'tlsCert', 'tlsKey', 'trustProxy'],

@@ -55,6 +55,7 @@ test('default', async () => {
         "port": 8080,
         "trustProxy": false,
       },
+      "svm": [],
       "webhooks": {
         "allowHttp": false,
         "allowPrivateAddresses": false,
@@ -142,6 +143,7 @@ test('args: flags, one chain with every option', async () => {
         "port": 9000,
         "trustProxy": false,
       },
+      "svm": [],
       "webhooks": {
         "allowHttp": false,
         "allowPrivateAddresses": false,
@@ -238,6 +240,7 @@ test('args: environment', async () => {
         "port": 8081,
         "trustProxy": false,
       },
+      "svm": [],
       "webhooks": {
         "allowHttp": false,
         "allowPrivateAddresses": false,
@@ -336,6 +339,7 @@ export default {
         "port": 8080,
         "trustProxy": false,
       },
+      "svm": [],
       "webhooks": {
         "allowHttp": false,
         "allowPrivateAddresses": false,
@@ -401,7 +405,7 @@ test('error: every problem of a config file, reported together', async () => {
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue)
+      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue, svm)
       - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"

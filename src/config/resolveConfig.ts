@@ -9,6 +9,7 @@ import { loadConfigFile } from './loadConfigFile.ts'
 import { readEnvLayer } from './readEnvLayer.ts'
 import { readFileLayer } from './readFileLayer.ts'
 import { readFlagLayer } from './readFlagLayer.ts'
+import { readSvmConfig } from './readSvmConfig.ts'
 import type { ChainConfig, ChainSettings, ConfigFlags, ScryConfig } from './types.ts'
 
 export type ResolveConfigOptions = {
@@ -43,10 +44,17 @@ export async function resolveConfig({
     fileLayer = read.layer
     overrides = read.catalogue
   }
+  // SVM chains take `--rpc solana=…` out of the flags the EVM reader sees.
+  const svm = readSvmConfig({
+    flags,
+    env,
+    file: file.type === 'loaded' ? file.content : undefined,
+    issues,
+  })
   const layers = [
     ...(fileLayer ? [fileLayer] : []),
     readEnvLayer({ env, issues }),
-    readFlagLayer({ flags, issues }),
+    readFlagLayer({ flags: svm.evmFlags, issues }),
   ]
 
   // With a broken catalogue, chains it would have added are not reported as unknown as well.
@@ -110,6 +118,7 @@ export async function resolveConfig({
     catalogue,
     chains,
     configFile: pathOf(file),
+    svm: svm.chains,
   }
 }
 

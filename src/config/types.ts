@@ -64,6 +64,21 @@ export type ScryConfig = {
   chains: ChainConfig[]
   /** Absolute path of the config file that was read, if any. */
   configFile: string | undefined
+  /** Enabled SVM chains (`solana`, `eclipse`: those with an RPC URL). See `readSvmConfig`. */
+  svm: SvmChainConfig[]
+}
+
+/** One SVM chain: `svm.<name>` in the file, `SCRY_RPC_<NAME>`, `--rpc <name>=<url>`. */
+export type SvmChainConfig = {
+  name: 'solana' | 'eclipse'
+  /** RPC endpoints (http, https), tried in order with failover. */
+  rpc: string[]
+  /** The USD anchor. Default: the chain's canonical USDC (`SVM_DEFAULTS`). */
+  usdcMint: string
+  /** Program id per pool layout whose pools price tokens. Default: mainnet ids. */
+  dexPrograms: Partial<Record<import('../svm/pools/poolTypes.ts').PoolType, string>>
+  /** JSON-RPC requests per HTTP batch. Default 50. */
+  rpcBatchSize: number
 }
 
 /** Per-chain settings. Env and flags: see `CHAIN_FIELDS`. */

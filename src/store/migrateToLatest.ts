@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_api.ts'
 import * as m0003 from './migrations/0003_metadata.ts'
 import * as m0004 from './migrations/0004_prices.ts'
 import * as m0005 from './migrations/0005_webhooks.ts'
+import * as m0006 from './migrations/0006_svm.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0003_metadata': m0003,
   '0004_prices': m0004,
   '0005_webhooks': m0005,
+  '0006_svm': m0006,
 }
 
 export async function migrateToLatest({

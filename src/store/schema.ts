@@ -29,10 +29,12 @@ export type Database = {
   pools: PoolTable
   token_prices: TokenPriceTable
   token_price_hours: TokenPriceHourTable
-
   webhook_subscriptions: WebhookSubscriptionTable
   webhook_version: WebhookVersionTable
   webhook_deliveries: WebhookDeliveryTable
+  svm_tokens: SvmTokenTable
+  svm_prices: SvmPriceTable
+  svm_transactions: SvmTransactionTable
 }
 
 export type AbiTable = {
@@ -338,4 +340,36 @@ export type WebhookDeliveryTable = {
   last_error: string | null
   delivered_at: number | null
   created_at: number
+}
+
+export type SvmTokenTable = {
+  chain: string
+  mint: string
+  program_id: string
+  decimals: number
+  supply: string
+  mint_authority: string | null
+  name: string | null
+  symbol: string | null
+  uri: string | null
+  metadata_address: string | null
+  refreshed_at: number
+}
+
+export type SvmPriceTable = {
+  chain: string
+  mint: string
+  price_usd: number | null
+  liquidity_usd: number | null
+  pool_type: string | null
+  pool_address: string | null
+  refreshed_at: number
+}
+
+export type SvmTransactionTable = {
+  chain: string
+  signature: string
+  slot: number
+  block_time: number | null
+  raw: string
 }

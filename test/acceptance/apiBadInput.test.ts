@@ -951,7 +951,7 @@ for (const dialect of DIALECTS)
           `/${RTL}`,
           '/%00',
           `/${'x/'.repeat(5000)}`,
-          '/beta/svm/balances/abc',
+          '/beta/svm/unknown/abc',
           '/v1/evm/subscriptions/abc/unknown',
         ]
         for (const path of unknown) {

@@ -117,8 +117,9 @@ describe('scry CLI', () => {
 
   test('default: migrate, then status prints indexed block, node head and lag', async () => {
     const database = join(dir, 'd.sqlite')
-    expect((await scry(['migrate', '--database', database])).stdout).toBe(
-      'Applied 5 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks\n',
+    const migrated = (await scry(['migrate', '--database', database])).stdout
+    expect(migrated).toBe(
+      'Applied 6 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks, 0006_svm\n',
     )
     const r = await scry(['status', '--database', database, '--rpc', `8453=${anvil.rpcUrl}`])
     expect(r.code).toBe(0)

@@ -3,6 +3,7 @@ import { activityRoutes } from './activityRoutes.ts'
 import { balancesRoutes } from './balancesRoutes.ts'
 import { collectiblesRoutes } from './collectiblesRoutes.ts'
 import { subscriptionsRoutes } from './subscriptionsRoutes.ts'
+import { svmRoutes } from './svmRoutes.ts'
 import { systemRoutes } from './systemRoutes.ts'
 import { tokensRoutes } from './tokensRoutes.ts'
 import { transactionsRoutes } from './transactionsRoutes.ts'
@@ -16,4 +17,5 @@ export const API_ROUTES: readonly RouteModule[] = [
   tokensRoutes,
   collectiblesRoutes,
   subscriptionsRoutes,
+  svmRoutes,
 ]

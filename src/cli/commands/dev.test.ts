@@ -109,6 +109,16 @@ test('default', { timeout: 120_000 }, async () => {
   const body = (await res.json()) as { balances: { address: string; amount: string }[] }
   expect(body.balances[0]?.address).toBe('native')
 
+  // The printed SVM call works against the Surfpool chains (offline, seeded).
+  expect(output).toMatch(/solana: surfpool at http:\/\/127\.0\.0\.1:\d+ \(offline\)/)
+  const [svmPath] = /\/beta\/svm\/balances\/\w+\?chains=all/.exec(output) ?? []
+  expect(svmPath).toBeDefined()
+  const svmRes = await fetch(`${apiUrl}${svmPath}`, { headers: { 'X-Scry-Api-Key': apiKey! } })
+  expect(svmRes.status).toBe(200)
+  const svmBody = (await svmRes.json()) as { balances: { chain: string; price_usd?: number }[] }
+  expect(new Set(svmBody.balances.map((b) => b.chain))).toEqual(new Set(['solana', 'eclipse']))
+  expect(svmBody.balances.some((b) => b.price_usd !== undefined)).toBe(true)
+
   const store = createStore({ url: databaseFile })
   try {
     // Backfill ends against the head it started from; the blocks the trickle mined meanwhile

@@ -10,6 +10,11 @@ import { createStore, type Store } from '../../store/createStore.ts'
 import { formatTryBlock } from '../dev/formatTryBlock.ts'
 import { formatDevStatus, readDevStatus } from '../dev/readDevStatus.ts'
 import { type LocalChain, startLocalChains } from '../dev/startLocalChains.ts'
+import {
+  formatSvmTryBlock,
+  type LocalSvmChain,
+  startLocalSvmChains,
+} from '../dev/startLocalSvmChains.ts'
 import { formatDuration, formatProgress } from '../formatProgress.ts'
 import { runNode } from '../runNode.ts'
 
@@ -67,14 +72,17 @@ export async function runDev({
   )
 
   let local: LocalChain[] = []
+  const svm: LocalSvmChain[] = []
   let store: Store | undefined
   try {
     local = await startLocalChains({ chains, logger, write, signal })
+    await startLocalSvmChains({ logger, write, signal, started: svm })
     store = createStore({ url: databaseFile })
     await store.migrate()
     const { key } = await createAccounts({ store }).createKey({ name: 'dev' })
     await indexLocalChains({
-      config,
+      config: { ...config, svm: svm.map((c) => c.config) },
+      svm,
       local,
       store,
       logger,
@@ -90,6 +98,7 @@ export async function runDev({
   } finally {
     await store?.close()
     await Promise.all(local.map((c) => c.anvil.stop()))
+    for (const c of svm) c.node.stop()
     logger.flush()
   }
   write('stopped\n')
@@ -99,6 +108,7 @@ export async function runDev({
 /** Indexers and trickles on the built worlds until `signal` aborts (or an indexer fails). */
 async function indexLocalChains({
   config,
+  svm,
   apiKey,
   local,
   store,
@@ -109,6 +119,8 @@ async function indexLocalChains({
   started,
 }: {
   config: ScryConfig
+  /** Surfpool chains served by the API. */
+  svm: readonly LocalSvmChain[]
   apiKey: string
   local: LocalChain[]
   store: Store
@@ -164,6 +176,7 @@ async function indexLocalChains({
         `(1–3 every ${TRICKLE_INTERVAL_MS / 1000} s per chain, one block each) and scry follows them.\n\n`,
     )
     write(formatTryBlock({ chains: local, databaseFile, apiUrl, apiKey }))
+    write(formatSvmTryBlock({ chains: svm, apiUrl, apiKey }))
     write('Press Ctrl-C to stop.\n')
     printStatus()
     timer = setInterval(printStatus, STATUS_EVERY_MS)

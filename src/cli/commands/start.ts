@@ -17,10 +17,14 @@ export async function runStart({
   /** `--role`: api, indexer, webhooks; default all three in this process. */
   roles?: ReadonlySet<Role>
 }): Promise<number> {
-  if (config.chains.length === 0 && (roles.has('indexer') || roles.has('api'))) {
+  if (
+    config.chains.length === 0 &&
+    config.svm.length === 0 &&
+    (roles.has('indexer') || roles.has('api'))
+  ) {
     throw new ConfigError('No chain to index.', {
       details:
-        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file.',
+        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file (SVM: --rpc solana=<url>, SCRY_RPC_SOLANA, svm.solana.rpc).',
     })
   }
   const isPostgres = /^postgres(ql)?:\/\//i.test(config.database)

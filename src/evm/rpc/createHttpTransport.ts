@@ -3,8 +3,17 @@ import { getUrlHost } from './getUrlHost.ts'
 import { readJsonRpcResponse } from './readJsonRpcResponse.ts'
 import type { Transport } from './types.ts'
 
-/** JSON-RPC over HTTP POST with the platform's fetch. */
-export function createHttpTransport({ url }: { url: string }): Transport {
+/**
+ * JSON-RPC over HTTP POST with the platform's fetch. `parseJson` reads answers (default
+ * `JSON.parse`; Solana passes a lossless parser so u64 values above 2^53 stay exact).
+ */
+export function createHttpTransport({
+  url,
+  parseJson = JSON.parse,
+}: {
+  url: string
+  parseJson?: (text: string) => unknown
+}): Transport {
   const host = getUrlHost(url)
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   // fetch refuses URLs with credentials; send them as Basic auth instead
@@ -48,13 +57,13 @@ export function createHttpTransport({ url }: { url: string }): Transport {
         // Some providers send JSON-RPC errors (invalid params, reverts) with HTTP 400: those
         // are answers to the calls, not trouble with the endpoint.
         if (status === 400) {
-          const parsed = parseJson(text)
+          const parsed = tryParse(parseJson, text)
           const first = Array.isArray(parsed) ? parsed[0] : parsed
           if (parsed !== undefined && readJsonRpcResponse(first)) return parsed
         }
         throw new RpcHttpError({ method, host, status, retryAfterMs: parseRetryAfter(retryAfter) })
       }
-      const parsed = parseJson(text)
+      const parsed = tryParse(parseJson, text)
       if (parsed === undefined) {
         throw new RpcTransportError({ method, host, reason: 'the answer is not JSON' })
       }
@@ -64,9 +73,9 @@ export function createHttpTransport({ url }: { url: string }): Transport {
   }
 }
 
-function parseJson(text: string): unknown {
+function tryParse(parseJson: (text: string) => unknown, text: string): unknown {
   try {
-    return JSON.parse(text) as unknown
+    return parseJson(text)
   } catch {
     return undefined
   }

@@ -66,6 +66,11 @@ export type CreateRpcClientOptions = {
   /** Cap on one backoff and on a `Retry-After`. Default 5 000. */
   maxRetryDelayMs?: number
   logger?: RpcLogger
+  /**
+   * Reads HTTP answers. Default `JSON.parse`; Solana passes a lossless parser (u64 values
+   * above 2^53 stay exact). WebSocket answers always use `JSON.parse`.
+   */
+  parseJson?: (text: string) => unknown
 }
 
 type Endpoint = { transport: Transport; failures: number; cooldownUntil: number }
@@ -79,6 +84,7 @@ export function createRpcClient({
   retryDelayMs = 150,
   maxRetryDelayMs = 5_000,
   logger,
+  parseJson,
 }: CreateRpcClientOptions): RpcClient {
   const httpUrls = urls.filter((url) => /^https?:\/\//i.test(url))
   const wsUrls = urls.filter((url) => /^wss?:\/\//i.test(url))
@@ -86,7 +92,10 @@ export function createRpcClient({
     throw new ConfigError('RPC urls must be one or more http(s):// or ws(s):// urls')
   }
   const endpoints: Endpoint[] = (httpUrls.length > 0 ? httpUrls : wsUrls).map((url) => ({
-    transport: httpUrls.length > 0 ? createHttpTransport({ url }) : createWsTransport({ url }),
+    transport:
+      httpUrls.length > 0
+        ? createHttpTransport({ url, ...(parseJson ? { parseJson } : {}) })
+        : createWsTransport({ url }),
     failures: 0,
     cooldownUntil: 0,
   }))
