@@ -6,6 +6,7 @@ import { metaplexMetadataAddress } from '../../src/svm/findProgramAddress.ts'
 import { parseMetaplexMetadata } from '../../src/svm/parse/parseMetaplexMetadata.ts'
 import { parseMint } from '../../src/svm/parse/parseMint.ts'
 import { parseTokenAccount } from '../../src/svm/parse/parseTokenAccount.ts'
+import { readBorshString } from '../../src/svm/parse/readBytes.ts'
 import { parseSvmAddress } from '../../src/svm/parseSvmAddress.ts'
 import { POOL_LAYOUTS } from '../../src/svm/pools/poolLayouts.ts'
 import { poolSpotPrice } from '../../src/svm/pools/poolSpotPrice.ts'
@@ -206,4 +207,12 @@ describe('pools', () => {
       expect(spot(name, type, 0n, 0n)).toBeCloseTo(149.6878, 3)
     expect(spot('raydiumAmmV4SolUsdc', 'raydium_amm_v4', 5_000_000_000n, 1n)).toBeUndefined()
   })
+})
+
+test('behavior: metadata strings lose control characters (PostgreSQL text cannot hold NUL)', () => {
+  const text = new TextEncoder().encode('Spam\u0000Coin\u0007')
+  const data = new Uint8Array(4 + text.length)
+  new DataView(data.buffer).setUint32(0, text.length, true)
+  data.set(text, 4)
+  expect(readBorshString(data, 0)).toEqual({ value: 'SpamCoin', end: data.length })
 })

@@ -94,7 +94,8 @@ export const svmRoutes: RouteModule = (app, ctx) => {
       const limit = clampLimit(request.query.limit, BALANCES_LIMIT)
       const scope = ['svm-balances', wallet, chains.join(',')].join('|')
       const after = decodePosition(ctx, scope, request.query.offset, warnings)
-      await meterRequest({ ctx, request, reply, cost: chains.length })
+      // Cost: one per chain served, and one when none is (the request still asked for one).
+      await meterRequest({ ctx, request, reply, cost: Math.max(1, chains.length) })
 
       const lists = await fromNode(() =>
         Promise.all(chains.map((name) => ctx.svm.get(name)!.readBalances(wallet))),

@@ -59,7 +59,13 @@ export function encodeRaydiumClmm({
   decimalsA,
   decimalsB,
   sqrtPriceX64,
-}: PoolKeys & { decimalsA: number; decimalsB: number; sqrtPriceX64: bigint }): Buffer {
+  liquidity,
+}: PoolKeys & {
+  decimalsA: number
+  decimalsB: number
+  sqrtPriceX64: bigint
+  liquidity: bigint
+}): Buffer {
   const data = Buffer.alloc(1544)
   Buffer.from(anchorDiscriminator('PoolState')).copy(data, 0)
   writePubkey(data, 73, mintA)
@@ -69,6 +75,7 @@ export function encodeRaydiumClmm({
   data.writeUInt8(decimalsA, 233)
   data.writeUInt8(decimalsB, 234)
   data.writeUInt16LE(10, 235)
+  writeU128(data, 237, liquidity)
   writeU128(data, 253, sqrtPriceX64)
   return data
 }
@@ -80,11 +87,13 @@ export function encodeOrcaWhirlpool({
   vaultA,
   vaultB,
   sqrtPriceX64,
-}: PoolKeys & { sqrtPriceX64: bigint }): Buffer {
+  liquidity,
+}: PoolKeys & { sqrtPriceX64: bigint; liquidity: bigint }): Buffer {
   const data = Buffer.alloc(653)
   Buffer.from(anchorDiscriminator('Whirlpool')).copy(data, 0)
   data.writeUInt16LE(64, 41)
   data.writeUInt16LE(3000, 45)
+  writeU128(data, 49, liquidity)
   writeU128(data, 65, sqrtPriceX64)
   writePubkey(data, 101, mintA)
   writePubkey(data, 133, vaultA)

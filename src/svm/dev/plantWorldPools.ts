@@ -178,6 +178,15 @@ export async function plantPools({
       }),
     })
     const keys = { mintA: plan.a, mintB: plan.b, vaultA, vaultB }
+    // As if all of the vaults were one full-range position: L = √(reserve A · reserve B).
+    const liquidity = BigInt(
+      Math.floor(
+        Math.sqrt(
+          Number(units(plan.reserveA, plan.decimalsA)) *
+            Number(units(plan.reserveB, plan.decimalsB)),
+        ),
+      ),
+    )
     const sqrt = sqrtPriceX64({
       priceAInB: plan.priceAInB,
       decimalsA: plan.decimalsA,
@@ -194,8 +203,9 @@ export async function plantPools({
                 decimalsA: plan.decimalsA,
                 decimalsB: plan.decimalsB,
                 sqrtPriceX64: sqrt,
+                liquidity,
               })
-            : encodeOrcaWhirlpool({ ...keys, sqrtPriceX64: sqrt })
+            : encodeOrcaWhirlpool({ ...keys, sqrtPriceX64: sqrt, liquidity })
     await plantAccount({ rpcUrl, address, owner: programId, data })
     pools.push({
       type: plan.type,

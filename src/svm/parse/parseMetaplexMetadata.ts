@@ -17,16 +17,12 @@ export function parseMetaplexMetadata(data: Uint8Array): MetaplexMetadata | unde
     const uri = readBorshString(data, symbol.end)
     return {
       mint: readPubkey(data, 33),
-      name: trimNul(name.value),
-      symbol: trimNul(symbol.value),
-      uri: trimNul(uri.value),
+      name: name.value,
+      symbol: symbol.value,
+      uri: uri.value,
     }
   } catch (error) {
     if (error instanceof RangeError) return undefined
     throw error
   }
-}
-
-function trimNul(text: string): string {
-  return text.replace(/\0+$/, '')
 }

@@ -40,10 +40,15 @@ export function readOptionalPubkey(data: Uint8Array, offset: number): string | u
     : undefined
 }
 
-/** A Borsh string (u32 length + UTF-8) at `offset`, with the offset after it. */
+/**
+ * A Borsh string (u32 length + UTF-8) at `offset`, with the offset after it. Control
+ * characters (NUL padding included) are dropped: these strings are names, symbols and URIs
+ * that anyone can write, and PostgreSQL text cannot hold a NUL.
+ */
 export function readBorshString(data: Uint8Array, offset: number): { value: string; end: number } {
   const length = readU32(data, offset)
   const end = offset + 4 + length
   if (end > data.length) throw new RangeError('string past the end of the data')
-  return { value: new TextDecoder().decode(data.subarray(offset + 4, end)), end }
+  const text = new TextDecoder().decode(data.subarray(offset + 4, end))
+  return { value: text.replace(/\p{Cc}/gu, ''), end }
 }

@@ -28,6 +28,6 @@ export function parseOrcaWhirlpool({
     vaultA: readPubkey(data, 133),
     mintB: readPubkey(data, 181),
     vaultB: readPubkey(data, 213),
-    state: { kind: 'sqrtPrice', sqrtPriceX64: readU128(data, 65) },
+    state: { kind: 'sqrtPrice', sqrtPriceX64: readU128(data, 65), liquidity: readU128(data, 49) },
   }
 }

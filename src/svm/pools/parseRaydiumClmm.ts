@@ -26,6 +26,6 @@ export function parseRaydiumClmm({
     mintB: readPubkey(data, 105),
     vaultA: readPubkey(data, 137),
     vaultB: readPubkey(data, 169),
-    state: { kind: 'sqrtPrice', sqrtPriceX64: readU128(data, 253) },
+    state: { kind: 'sqrtPrice', sqrtPriceX64: readU128(data, 253), liquidity: readU128(data, 237) },
   }
 }

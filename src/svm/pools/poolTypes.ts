@@ -8,8 +8,11 @@ export type Pool = {
   vaultB: string
   state: /** Constant-product pools: price from the vault balances less amounts owed elsewhere. */
     | { kind: 'reserves'; owedA: bigint; owedB: bigint }
-    /** Concentrated liquidity: sqrt(price of A in B, base units) as Q64.64. */
-    | { kind: 'sqrtPrice'; sqrtPriceX64: bigint }
+    /**
+     * Concentrated liquidity: sqrt(price of A in B, base units) as Q64.64, and the liquidity
+     * in range at that price.
+     */
+    | { kind: 'sqrtPrice'; sqrtPriceX64: bigint; liquidity: bigint }
 }
 
 export const POOL_TYPES = [

@@ -51,3 +51,31 @@ test('behavior: the most liquid route wins, a route is as liquid as its weakest 
   expect(inverse?.priceUsd).toBe(4)
   expect(choosePoolPrice({ mint: 'T', quotes, priceOf: () => undefined })).toBeUndefined()
 })
+
+test('behavior: a concentrated pool at a made-up price with nothing in range does not win', () => {
+  const usdc = { priceUsd: 1, routeLiquidityUsd: Number.POSITIVE_INFINITY }
+  const clmm = (address: string, sqrtPriceX64: bigint, liquidity: bigint): Pool => ({
+    ...reserves(address, 'T', 'USDC'),
+    type: 'orca_whirlpool',
+    state: { kind: 'sqrtPrice', sqrtPriceX64, liquidity },
+  })
+  // Real: T = 2 USDC (same decimals), $200k per side, all in range (L = √(a·b)).
+  const real = quote(
+    clmm(
+      'real',
+      BigInt(Math.round(Math.sqrt(2) * 2 ** 64)),
+      BigInt(Math.floor(Math.sqrt(1e11 * 2e11))),
+    ),
+    100_000,
+    200_000,
+  )
+  // Fake: T = 1,000,000 USDC, $5M of USDC parked out of range, almost no liquidity in range.
+  const fake = quote(clmm('fake', BigInt(1000 * 2 ** 64), 1_000n), 1, 5_000_000)
+  const price = choosePoolPrice({
+    mint: 'T',
+    quotes: [fake, real],
+    priceOf: (mint) => (mint === 'USDC' ? usdc : undefined),
+  })
+  expect(price?.poolAddress).toBe('real')
+  expect(price?.priceUsd).toBeCloseTo(2, 9)
+})

@@ -22,9 +22,11 @@ export type RoutePrice = { priceUsd: number; routeLiquidityUsd: number }
 
 /**
  * The price of `mint` through the most liquid of `quotes` whose other side has a price
- * (`priceOf`). Pure. A pool's liquidity is the USD value of both vaults at its own price; a
- * route is only as liquid as its weakest hop, so a deep pool against a thinly priced token
- * does not win over a shallower pool against USDC. `liquidityUsd` is the pricing pool's.
+ * (`priceOf`). Pure. A pool is as liquid as twice the USD value of its already-priced side
+ * that a trade at its price can reach (constant product: that vault; concentrated: the
+ * in-range virtual reserve, capped by the vault), so neither a pool's own price nor
+ * liquidity parked out of range can make it look deep. A route is only as liquid as its
+ * weakest hop. `liquidityUsd` is the pricing pool's two vaults at these prices.
  */
 export function choosePoolPrice({
   mint,
@@ -52,7 +54,9 @@ export function choosePoolPrice({
     const liquidityUsd =
       (Number(quote.balanceA) / 10 ** quote.decimalsA) * priceA +
       (Number(quote.balanceB) / 10 ** quote.decimalsB) * priceB
-    const routeLiquidityUsd = Math.min(liquidityUsd, otherRoute.routeLiquidityUsd)
+    const depth = pricedDepth({ quote, side: isA ? 'B' : 'A' })
+    const depthUsd = 2 * (depth / 10 ** (isA ? quote.decimalsB : quote.decimalsA)) * otherPrice
+    const routeLiquidityUsd = Math.min(depthUsd, otherRoute.routeLiquidityUsd)
     if (!best || routeLiquidityUsd > best.routeLiquidityUsd) {
       best = {
         priceUsd,
@@ -64,4 +68,25 @@ export function choosePoolPrice({
     }
   }
   return best
+}
+
+/** Base units of one side that a trade at the pool's current price can reach. */
+function pricedDepth({ quote, side }: { quote: PoolQuote; side: 'A' | 'B' }): number {
+  const { state } = quote.pool
+  const vault = Number(side === 'A' ? quote.balanceA : quote.balanceB)
+  switch (state.kind) {
+    case 'reserves':
+      return Math.max(0, vault - Number(side === 'A' ? state.owedA : state.owedB))
+    case 'sqrtPrice': {
+      // Virtual reserves of liquidity L at √P (base units): A = L/√P, B = L·√P.
+      const sqrt = Number(state.sqrtPriceX64) / 2 ** 64
+      const liquidity = Number(state.liquidity)
+      const virtual = side === 'A' ? liquidity / sqrt : liquidity * sqrt
+      return Math.min(vault, Number.isFinite(virtual) ? virtual : 0)
+    }
+    default: {
+      const never: never = state
+      throw new Error(`unknown pool state ${JSON.stringify(never)}`)
+    }
+  }
 }

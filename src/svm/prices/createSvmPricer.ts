@@ -37,6 +37,9 @@ export function createSvmPricer({
   usdcMint,
   dexPrograms,
   ttlMs = 30_000,
+  noRouteTtlMs = 600_000,
+  maxComputedPerCall = 16,
+  maxCached = 50_000,
   now = Date.now,
 }: {
   chain: string
@@ -46,11 +49,27 @@ export function createSvmPricer({
   usdcMint: string
   dexPrograms: Partial<Record<PoolType, string>>
   ttlMs?: number
+  /** "No route" is kept longer: most mints a wallet holds have none. */
+  noRouteTtlMs?: number
+  /**
+   * Mints priced from the node per call; the rest stay unpriced in that answer and are priced
+   * by later calls. Each costs several `getProgramAccounts`, so one wallet full of spam
+   * tokens must not queue thousands of them.
+   */
+  maxComputedPerCall?: number
+  /** Entries kept in memory (oldest dropped first); the store keeps the rest. */
+  maxCached?: number
   now?: () => number
 }): SvmPricer {
   const memory = new Map<string, Entry>()
   const fresh = (entry: Entry | undefined) =>
-    entry !== undefined && now() - entry.refreshedAt < ttlMs
+    entry !== undefined &&
+    now() - entry.refreshedAt < (entry.price === undefined ? noRouteTtlMs : ttlMs)
+  const remember = (mint: string, entry: Entry) => {
+    memory.delete(mint)
+    memory.set(mint, entry)
+    if (memory.size > maxCached) memory.delete(memory.keys().next().value as string)
+  }
   const anchor: SvmPrice = {
     priceUsd: 1,
     liquidityUsd: undefined,
@@ -163,25 +182,33 @@ export function createSvmPricer({
       let missing = wanted.filter((mint) => !fresh(memory.get(mint)))
       if (missing.length > 0) {
         const rows = await readPriceRows({ db: store.db, chain, mints: missing })
-        for (const row of rows) if (fresh(row)) memory.set(row.mint, row)
+        for (const row of rows) if (fresh(row)) remember(row.mint, row)
         missing = missing.filter((mint) => !fresh(memory.get(mint)))
       }
       if (missing.length > 0) {
-        const computed = await Promise.all(
-          missing.map(async (mint) => {
-            const route = await compute(mint, signal)
-            const price: SvmPrice | undefined = route && {
-              priceUsd: route.priceUsd,
-              liquidityUsd: route.liquidityUsd,
-              poolType: route.poolType,
-              poolAddress: route.poolAddress,
+        const outcomes = await Promise.all(
+          missing.slice(0, maxComputedPerCall).map(async (mint) => {
+            try {
+              const route = await compute(mint, signal)
+              const price: SvmPrice | undefined = route && {
+                priceUsd: route.priceUsd,
+                liquidityUsd: route.liquidityUsd,
+                poolType: route.poolType,
+                poolAddress: route.poolAddress,
+              }
+              return { mint, price }
+            } catch {
+              // A node refusing or timing out a pool search leaves this mint unpriced for
+              // now (not cached); the balances themselves do not depend on it.
+              return undefined
             }
-            return { mint, price }
           }),
         )
+        const computed = outcomes.filter((o) => o !== undefined)
         const at = now()
-        for (const { mint, price } of computed) memory.set(mint, { price, refreshedAt: at })
-        await writePriceRows({ db: store.db, chain, prices: computed, refreshedAt: at })
+        for (const { mint, price } of computed) remember(mint, { price, refreshedAt: at })
+        const ordered = [...computed].sort((a, b) => (a.mint < b.mint ? -1 : 1))
+        await writePriceRows({ db: store.db, chain, prices: ordered, refreshedAt: at })
       }
       return new Map(wanted.map((mint) => [mint, memory.get(mint)?.price]))
     },
