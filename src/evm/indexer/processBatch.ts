@@ -21,8 +21,9 @@ export type BatchPricing = Pick<
 export type BatchResult = { blocks: number; transfers: number; transactions: number }
 
 /**
- * Decode → derive → read state → commit, for consecutive blocks. The store commits the whole
- * batch and the checkpoint in one transaction, so a crash leaves it at a batch boundary.
+ * Decode → derive → read state → pools and prices → webhook events → commit, for consecutive
+ * blocks. The store commits the whole batch (state, prices, outbox) and the checkpoint in one
+ * transaction, so a crash leaves it at a batch boundary.
  */
 export async function processBatch({
   rpc,
