@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
@@ -11,6 +9,7 @@ import { createFaultProxy } from '../support/createFaultProxy.ts'
 import { createMethodFilterProxy } from '../support/createMethodFilterProxy.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
 import { digestStore } from '../support/digestStore.ts'
+import { exited, spawnScryStart } from '../support/spawnScryStart.ts'
 import { runIndexer, testChainConfig } from '../support/testChain.ts'
 
 // Acceptance: crashes (SIGKILL at random points during backfill) and a faulty RPC path (30 %
@@ -19,7 +18,6 @@ import { runIndexer, testChainConfig } from '../support/testChain.ts'
 // the callTracer path is covered by the world test.
 const CHAIN_ID = 1
 const BATCH_SIZE = 3
-const SCRY = fileURLToPath(new URL('../../bin/scry.js', import.meta.url))
 
 let anvil: Anvil
 let world: World
@@ -59,34 +57,8 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-function startScry(database: string): ChildProcess {
-  return spawn(
-    process.execPath,
-    [
-      SCRY,
-      'start',
-      '--rpc',
-      `${CHAIN_ID}=${anvil.rpcUrl}`,
-      '--database',
-      database,
-      '--batch-size',
-      `${CHAIN_ID}=${BATCH_SIZE}`,
-      '--log-level',
-      'silent',
-      '--port',
-      '0',
-      '--traces',
-      `${CHAIN_ID}=parity`,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode)
-    else child.once('exit', (code) => resolve(code))
-  })
+const startScry = (database: string) =>
+  spawnScryStart({ chainId: CHAIN_ID, rpcUrl: anvil.rpcUrl, database, batchSize: BATCH_SIZE })
 
 describe('resilience', () => {
   for (const dialect of DIALECTS) {

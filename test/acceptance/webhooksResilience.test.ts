@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { createTestClient, createWalletClient, http, publicActions } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -8,11 +6,11 @@ import { createStore } from '../../src/store/createStore.ts'
 import { createSubscriptions } from '../../src/webhooks/createSubscriptions.ts'
 import { createTestDatabase, DIALECTS } from '../support/createTestStore.ts'
 import { createWebhookReceiver } from '../support/createWebhookReceiver.ts'
+import { exited, spawnScryStart } from '../support/spawnScryStart.ts'
 
 // Acceptance: SIGKILL `scry start` while it delivers webhooks, restart it: every delivery
 // arrives, and a receiver deduplicating by scry-webhook-id sees each exactly once.
 const CHAIN_ID = 1
-const SCRY = fileURLToPath(new URL('../../bin/scry.js', import.meta.url))
 const MNEMONIC = 'test test test test test test test test test test test junk'
 const accounts = [0, 1, 2, 3].map((i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }))
 
@@ -24,24 +22,13 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-function startScry(database: string): ChildProcess {
-  return spawn(
-    process.execPath,
-    [
-      SCRY,
-      'start',
-      '--rpc',
-      `${CHAIN_ID}=${anvil.rpcUrl}`,
-      '--database',
-      database,
-      '--batch-size',
-      `${CHAIN_ID}=2`,
-      '--log-level',
-      'silent',
-      '--port',
-      '0',
-      '--traces',
-      `${CHAIN_ID}=parity`,
+const startScry = (database: string) =>
+  spawnScryStart({
+    chainId: CHAIN_ID,
+    rpcUrl: anvil.rpcUrl,
+    database,
+    batchSize: 2,
+    extra: [
       '--webhooks-allow-http',
       'true',
       '--webhooks-allow-private-addresses',
@@ -49,14 +36,6 @@ function startScry(database: string): ChildProcess {
       '--webhooks-concurrency',
       '2',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode)
-    else child.once('exit', (code) => resolve(code))
   })
 
 describe('webhook resilience', () => {
