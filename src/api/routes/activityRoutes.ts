@@ -85,7 +85,8 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
     '/v1/evm/activity/:address',
     {
       schema: {
-        summary: 'Activity of a wallet (transfers, mints, burns, swaps, approvals, calls), newest first',
+        summary:
+          'Activity of a wallet (transfers, mints, burns, swaps, approvals, calls), newest first',
         params: Type.Object({ address: AddressParam }),
         querystring: Type.Object({
           chain_ids: ChainIdsQuery,
