@@ -179,20 +179,19 @@ async function verifyPools({
       { to, data: call(abiOf(type), 'factory') },
       { to, data: call(abiOf(type), 'token0') },
       { to, data: call(abiOf(type), 'token1') },
-      {
-        to,
-        data: type === 'uniswap_v3' ? call(uniswapV3Abi, 'fee') : call(uniswapV2Abi, 'factory'),
-      },
+      // V2 pairs have no fee tier.
+      ...(type === 'uniswap_v3' ? [{ to, data: call(uniswapV3Abi, 'fee') }] : []),
     ]),
     ...sig,
   })
   const claimed: PoolIdentity[] = []
-  for (const [i, [address, type]] of candidates.entries()) {
+  let k = 0
+  for (const [address, type] of candidates) {
     const abi = abiOf(type)
-    const factory = decode<Address>(abi, 'factory', first[4 * i])?.toLowerCase() as Address
-    const token0 = decode<Address>(abi, 'token0', first[4 * i + 1])?.toLowerCase() as Address
-    const token1 = decode<Address>(abi, 'token1', first[4 * i + 2])?.toLowerCase() as Address
-    const fee = type === 'uniswap_v3' ? decode<number>(uniswapV3Abi, 'fee', first[4 * i + 3]) : null
+    const factory = decode<Address>(abi, 'factory', first[k++])?.toLowerCase() as Address
+    const token0 = decode<Address>(abi, 'token0', first[k++])?.toLowerCase() as Address
+    const token1 = decode<Address>(abi, 'token1', first[k++])?.toLowerCase() as Address
+    const fee = type === 'uniswap_v3' ? decode<number>(uniswapV3Abi, 'fee', first[k++]) : null
     if (!factory || !token0 || !token1 || fee === undefined) {
       out.set(address, { identity: null, trusted: false })
       continue
