@@ -1,7 +1,8 @@
 /**
  * API benchmark: fills a fresh store with a generated chain (default 100,000 wallets,
  * 1,000,000 wallet-to-wallet transfers after an airdrop that gives a token to every wallet),
- * then drives the balances, activity, transactions and token-holders endpoints with autocannon
+ * then drives the balances, activity, transactions, token-holders, token search (over
+ * BENCH_SEARCH_TOKENS extra tokens) and approvals endpoints with autocannon
  * next to a bare route on the same server, and prints req/s, p50, p99 and the ratio to the
  * bare route. `npm run bench:api`.
  *
@@ -12,7 +13,8 @@
  * BENCH_WARMUP (2 seconds per endpoint, not counted), BENCH_DEEP_PAGES (150 holder pages
  * walked before the deep-page run), BENCH_DB_URL (load only: a store filled earlier with the
  * same BENCH_* sizes and seed), BENCH_KEEP=1 (keep the filled database and print its URL),
- * SCRY_TEST_PG_URL (the PostgreSQL server).
+ * BENCH_SEARCH_TOKENS (100,000 tokens with made-up names for search), BENCH_APPROVALS (20 per
+ * busy wallet), SCRY_TEST_PG_URL (the PostgreSQL server).
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { cpus, loadavg, platform, release, totalmem } from 'node:os'
@@ -27,6 +29,7 @@ import { createRandom } from './support/createRandom.ts'
 import { fillStore } from './support/fillStore.ts'
 import { type LoadResult, runLoad } from './support/runLoad.ts'
 import { seedPrices } from './support/seedPrices.ts'
+import { seedSearchAndApprovals } from './support/seedSearchAndApprovals.ts'
 
 const CHAIN_ID = 1
 /** The indexer's default batch size: the fill commits the same batches. */
@@ -58,6 +61,8 @@ const settings = {
   warmup: envInt('BENCH_WARMUP', 2),
   deepPages: envInt('BENCH_DEEP_PAGES', 150),
   priced: envInt('BENCH_PRICED', 100),
+  searchTokens: envInt('BENCH_SEARCH_TOKENS', 100_000),
+  approvals: envInt('BENCH_APPROVALS', 20),
   keep: process.env.BENCH_KEEP === '1',
   reuseUrl: process.env.BENCH_DB_URL,
 }
@@ -105,8 +110,23 @@ async function main() {
     log(
       `Priced ${int(Math.min(settings.priced, settings.tokens))} tokens (pools, prices, 48 hourly points)`,
     )
+    const seeded = performance.now()
+    const { queries } = await withStore(database.url, async (store) => {
+      const out = await seedSearchAndApprovals({
+        store,
+        plan,
+        chainId: CHAIN_ID,
+        searchTokens: settings.searchTokens,
+        perWallet: settings.approvals,
+      })
+      if (store.dialect === 'postgres') await sql`analyze`.execute(store.db)
+      return out
+    })
+    log(
+      `Added ${int(settings.searchTokens)} tokens for search and ${settings.approvals} approvals per busy wallet in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+    )
     server = await startBenchServer(database.url)
-    const results = await load({ server, plan })
+    const results = await load({ server, plan, queries })
     printResults(results)
     const failed = results.find((r) => r.failures > 0)
     if (failed) {
@@ -223,7 +243,15 @@ async function startBenchServer(dbUrl: string): Promise<BenchServer> {
   }
 }
 
-async function load({ server, plan }: { server: BenchServer; plan: DatasetPlan }) {
+async function load({
+  server,
+  plan,
+  queries,
+}: {
+  server: BenchServer
+  plan: DatasetPlan
+  queries: readonly string[]
+}) {
   const random = createRandom(settings.seed + 1)
   const busy = plan.wallets.slice(0, Math.max(1, plan.busy))
   const wallet = () => busy[random.int(busy.length)] as string
@@ -271,6 +299,12 @@ async function load({ server, plan }: { server: BenchServer; plan: DatasetPlan }
     },
     { name: 'holders', path: () => holders },
     { name: 'holders deep', path: () => deep },
+    {
+      name: 'search',
+      path: () =>
+        `/v1/evm/search/tokens?query=${encodeURIComponent(queries[random.int(queries.length)] ?? 'token')}`,
+    },
+    { name: 'approvals', path: () => `/v1/evm/approvals/${wallet()}?chain_ids=${CHAIN_ID}` },
   ]
 
   // One request per endpoint with the queries captured and explained on the server.
@@ -278,7 +312,9 @@ async function load({ server, plan }: { server: BenchServer; plan: DatasetPlan }
   const shapes: string[] = []
   for (const e of endpoints.slice(1)) {
     const body = await get(e.path())
-    const list = body.balances ?? body.activity ?? body.transactions ?? body.holders
+    const list = Array.isArray(body)
+      ? body
+      : (body.balances ?? body.activity ?? body.transactions ?? body.holders ?? body.approvals)
     shapes.push(`${e.name}: ${Array.isArray(list) ? list.length : '?'} rows`)
   }
   const plans = await server.plans()

@@ -22,9 +22,9 @@ import { deriveState } from '../src/evm/derive/deriveState.ts'
 import type { ChainBlock } from '../src/evm/fetch/chainBlock.ts'
 import { detectCapabilities, type FetchCapabilities } from '../src/evm/fetch/detectCapabilities.ts'
 import { fetchBlocks } from '../src/evm/fetch/fetchBlocks.ts'
-import { createChainIndexer } from '../src/evm/indexer/createChainIndexer.ts'
 import { readBatchState } from '../src/evm/read/readBatchState.ts'
 import { createRpcClient, type RpcCall, type RpcClient } from '../src/evm/rpc/createRpcClient.ts'
+import { createChainIndexer } from '../src/indexer/createChainIndexer.ts'
 import { BaseError } from '../src/internal/errors.ts'
 import { silentLogger } from '../src/internal/logger.ts'
 import { dexDeployment } from '../src/prices/dexDeployments.ts'
@@ -203,7 +203,7 @@ async function runIndexer({
 }
 
 /**
- * The indexer's backfill loop rebuilt from the same functions `processBatch` calls, each
+ * The indexer's backfill steps (`prepareBatch`, `runPipeline`) run one after another, each
  * timed: windows are fetched ahead exactly as the indexer does, so `fetchWait` is the time the
  * loop waited for a window and `fetch` the windows' own (overlapping) durations.
  */
@@ -258,7 +258,7 @@ async function runStaged({
       t = performance.now()
       const { loaded, reads } = await readBatchState({
         rpc,
-        store,
+        state: store,
         chainId: chain.chainId,
         fromBlock: first.number,
         toBlock: last.number,

@@ -47,7 +47,7 @@ export const bareRoutes: RouteModule = (app) => {
 
 /** Tables the benched endpoints read; other queries (keys, metering) are not explained. */
 const DATA_TABLES =
-  /"(activity|address_transactions|transactions|logs|token_balances|tokens|native_balances)"/
+  /"(activity|address_transactions|transactions|logs|token_balances|tokens|native_balances|approvals)"/
 
 async function main() {
   const url = process.env.SCRY_BENCH_DB_URL

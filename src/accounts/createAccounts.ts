@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { isResponseProfile, type ResponseProfile } from '../api/profiles/responseProfiles.ts'
 import type { Store } from '../store/createStore.ts'
 
 export type ApiKeyInfo = {
@@ -10,6 +11,8 @@ export type ApiKeyInfo = {
   rps: number | null
   createdAt: number
   revokedAt: number | null
+  /** Response profile of the key's answers; null = the server's default. */
+  profile: ResponseProfile | null
 }
 
 /** What a request's key resolves to. */
@@ -18,6 +21,8 @@ export type ResolvedKey = {
   accountId: string
   cuQuota: number | null
   rps: number | null
+  /** null = the server's default. */
+  profile: ResponseProfile | null
 }
 
 export type Accounts = {
@@ -27,13 +32,19 @@ export type Accounts = {
     accountId?: string
     cuQuota?: number | null
     rps?: number | null
+    profile?: ResponseProfile | null
   }): Promise<{ key: string; info: ApiKeyInfo }>
   listKeys(): Promise<ApiKeyInfo[]>
   revokeKey(id: string): Promise<boolean>
-  /** Changes a key's rate, its account's quota, or its name. */
+  /** Changes a key's rate, profile, name, or its account's quota. */
   setKey(
     id: string,
-    changes: { name?: string; cuQuota?: number | null; rps?: number | null },
+    changes: {
+      name?: string
+      cuQuota?: number | null
+      rps?: number | null
+      profile?: ResponseProfile | null
+    },
   ): Promise<ApiKeyInfo | undefined>
   /** Looks a presented key up (cached briefly: revocation takes effect within `cacheMs`). */
   resolve(key: string): Promise<ResolvedKey | undefined>
@@ -73,15 +84,16 @@ export function createAccounts({
         'api_keys.rps as rps',
         'api_keys.created_at as createdAt',
         'api_keys.revoked_at as revokedAt',
+        'api_keys.profile as profile',
       ])
       .orderBy('api_keys.created_at')
       .orderBy('api_keys.id')
       .execute()
-    return rows
+    return rows.map((row) => ({ ...row, profile: toProfile(row.profile) }))
   }
 
   return {
-    async createKey({ name, accountId, cuQuota = null, rps = null }) {
+    async createKey({ name, accountId, cuQuota = null, rps = null, profile = null }) {
       const key = `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`
       const id = `key_${randomBytes(6).toString('hex')}`
       await db.transaction().execute(async (trx) => {
@@ -101,6 +113,7 @@ export function createAccounts({
             name,
             key_hash: hashKey(key),
             rps,
+            profile,
             created_at: now(),
             revoked_at: null,
           })
@@ -119,13 +132,17 @@ export function createAccounts({
       cache.clear()
       return Number(result.numUpdatedRows) > 0
     },
-    async setKey(id, { name, cuQuota, rps }) {
+    async setKey(id, { name, cuQuota, rps, profile }) {
       const key = await info(id)
       if (!key) return undefined
-      if (name !== undefined || rps !== undefined) {
+      if (name !== undefined || rps !== undefined || profile !== undefined) {
         await db
           .updateTable('api_keys')
-          .set({ ...(name !== undefined ? { name } : {}), ...(rps !== undefined ? { rps } : {}) })
+          .set({
+            ...(name !== undefined ? { name } : {}),
+            ...(rps !== undefined ? { rps } : {}),
+            ...(profile !== undefined ? { profile } : {}),
+          })
           .where('id', '=', id)
           .execute()
       }
@@ -151,13 +168,20 @@ export function createAccounts({
           'api_keys.account_id as accountId',
           'accounts.cu_quota as cuQuota',
           'api_keys.rps as rps',
+          'api_keys.profile as profile',
         ])
         .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst()
+      const value = row ? { ...row, profile: toProfile(row.profile) } : undefined
       if (cache.size > 10_000) cache.clear()
-      cache.set(hash, { value: row, until: Date.now() + cacheMs })
-      return row
+      cache.set(hash, { value, until: Date.now() + cacheMs })
+      return value
     },
   }
+}
+
+/** A stored profile this version does not know answers in the server's default. */
+function toProfile(stored: string | null): ResponseProfile | null {
+  return isResponseProfile(stored) ? stored : null
 }

@@ -1,4 +1,5 @@
 import type { Accounts, ResolvedKey } from '../accounts/createAccounts.ts'
+import type { Meter } from '../accounts/createMeter.ts'
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import type { StablecoinRegistry } from '../chains/stablecoins.ts'
 import type { ChainConfig } from '../config/types.ts'
@@ -6,9 +7,10 @@ import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
 import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
+import type { ApiRpc } from './createApiRpc.ts'
 import type { Cursors } from './createCursors.ts'
-import type { Meter } from './metering/createMeter.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
+import type { ResponseProfile } from './profiles/responseProfiles.ts'
 
 /** Head of a chain as its indexer last saw it. */
 export type NodeHead = { chainId: number; nodeHead: number | undefined }
@@ -30,12 +32,16 @@ export type ApiContext = {
   nodeHeads: () => NodeHead[]
   /** Extra header names accepted for the API key (config `auth.headerAliases`). */
   keyHeaders: readonly string[]
+  /** Profile of answers to keys without one, and to requests without a key. */
+  responseProfile: ResponseProfile
   /** Plain HTTP is refused unless bound to loopback or behind a trusted https proxy. */
   https: { tls: boolean; loopback: boolean; trustProxy: boolean }
   /** Webhook URL rules (config `webhooks`); default https only, public addresses only. */
   webhookUrls: WebhookUrlPolicy
   /** Enabled SVM chains by name (`solana`, `eclipse`); empty when none is configured. */
   svm: ReadonlyMap<string, SvmChain>
+  /** Read-only node clients of the EVM chains, for answers read at request time. */
+  evmRpc: ApiRpc
 }
 
 declare module 'fastify' {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { createAccounts } from '../accounts/createAccounts.ts'
+import { createMeter } from '../accounts/createMeter.ts'
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import { type StablecoinRegistry, stablecoinRegistry } from '../chains/stablecoins.ts'
 import type { ChainConfig } from '../config/types.ts'
@@ -9,9 +10,10 @@ import type { Store } from '../store/createStore.ts'
 import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiContext, NodeHead } from './apiContext.ts'
+import { createApiRpc } from './createApiRpc.ts'
 import { createCursors } from './createCursors.ts'
-import { createMeter } from './metering/createMeter.ts'
 import { createRateLimiter } from './metering/createRateLimiter.ts'
+import type { ResponseProfile } from './profiles/responseProfiles.ts'
 
 /** Builds the API's dependencies from the store and config; `close()` flushes metering. */
 export function createApiContext({
@@ -23,6 +25,7 @@ export function createApiContext({
   redis,
   nodeHeads = () => [],
   keyHeaders = [],
+  responseProfile = 'default',
   https = { tls: false, loopback: true, trustProxy: false },
   stablecoins = stablecoinRegistry(),
   webhookUrls = { allowHttp: false, allowPrivate: false },
@@ -37,6 +40,8 @@ export function createApiContext({
   redis?: Redis
   nodeHeads?: () => NodeHead[]
   keyHeaders?: readonly string[]
+  /** Config `server.responseProfile` (default `default`). */
+  responseProfile?: ResponseProfile
   https?: ApiContext['https']
   stablecoins?: StablecoinRegistry
   webhookUrls?: WebhookUrlPolicy
@@ -45,6 +50,7 @@ export function createApiContext({
 }): ApiContext & { close(): Promise<void> } {
   const meter = createMeter({ store })
   const rateLimiter = createRateLimiter(redis ? { redis } : {})
+  const evmRpc = createApiRpc({ chains, logger })
   return {
     store,
     accounts: createAccounts({ store }),
@@ -56,11 +62,14 @@ export function createApiContext({
     logger,
     nodeHeads,
     keyHeaders,
+    responseProfile,
     https,
     stablecoins,
     webhookUrls,
     svm,
+    evmRpc,
     async close() {
+      evmRpc.close()
       await meter.close()
       await rateLimiter.close()
     },

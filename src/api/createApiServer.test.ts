@@ -53,6 +53,7 @@ for (const dialect of DIALECTS) {
         chain_id: 1,
         name: 'chain_1',
         indexed_block: null,
+        indexed_block_hash: null,
         node_head: null,
         lag_blocks: null,
         finalized_block: null,

@@ -7,7 +7,13 @@ import { BaseError } from '../internal/errors.ts'
 import { parseDbError, StoreUnavailableError } from '../store/parseDbError.ts'
 import { ApiError, errorBody } from './ApiError.ts'
 import type { ApiContext } from './apiContext.ts'
+import {
+  BLOCK_NUMBERS_DESCRIPTION,
+  BLOCK_NUMBERS_HEADER,
+  isDataRoute,
+} from './blockNumbersHeader.ts'
 import { createApiMetrics } from './createApiMetrics.ts'
+import { documentProfiles, registerProfiles } from './profiles/registerProfiles.ts'
 import { registerAuth } from './registerAuth.ts'
 
 export type ApiServer = FastifyInstance<
@@ -70,6 +76,7 @@ export async function createApiServer({
       route.config = { ...(route.config ?? {}), public: true }
       return
     }
+    documentBlockNumbers(route)
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`)
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const entry = routeMethods.find((r) => r.pattern.source === pattern.source)
@@ -111,6 +118,7 @@ export async function createApiServer({
       },
       security: [{ apiKey: [] }],
     },
+    transform: documentProfiles,
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
 
@@ -131,7 +139,13 @@ export async function createApiServer({
       }
     }
   })
+  registerProfiles({ app, ctx })
   registerAuth({ app, ctx })
+  // The block numbers describe data that was served: an error answer carries none.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode >= 300) reply.removeHeader(BLOCK_NUMBERS_HEADER)
+    return payload
+  })
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched'
     metrics.observe({
@@ -168,6 +182,23 @@ export async function createApiServer({
 
   for (const route of routes) await route(app, ctx)
   return app
+}
+
+/** Adds `X-Scry-Block-Numbers` to the 200 answer of every data route in /openapi.json. */
+function documentBlockNumbers(route: {
+  method: string | string[]
+  url: string
+  schema?: { response?: unknown }
+}): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  if (!methods.some((method) => isDataRoute({ method, url: route.url }))) return
+  const response = route.schema?.response as Record<string, object> | undefined
+  const ok = response?.[200]
+  if (!response || !ok) return
+  response[200] = {
+    ...ok,
+    headers: { [BLOCK_NUMBERS_HEADER]: { type: 'string', description: BLOCK_NUMBERS_DESCRIPTION } },
+  }
 }
 
 function toApiError(error: FastifyError | Error): ApiError {

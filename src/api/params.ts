@@ -107,23 +107,35 @@ export const INVALID_OFFSET: Warning = {
   message: 'The offset was not issued for this query; the first page is returned.',
 }
 
-/** RFC 3339 with a UTC offset, e.g. 2025-02-20T13:52:29+00:00. */
-export function formatTime(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
+/** `request_time` and `response_time` of the answers whose published schema has them. */
+export const AnswerTimesSchema = {
+  request_time: Type.String({ description: 'When the request arrived (RFC 3339, ms)' }),
+  response_time: Type.String({ description: 'When the answer was made (RFC 3339, ms)' }),
+}
+
+/** The request's arrival and now, for an answer being made (`AnswerTimesSchema`). */
+export function answerTimes(reply: { elapsedTime: number }): {
+  request_time: string
+  response_time: string
+} {
+  const now = Date.now()
+  const iso = (ms: number) => new Date(ms).toISOString().replace(/Z$/, '+00:00')
+  return { request_time: iso(now - reply.elapsedTime), response_time: iso(now) }
 }
 
 const MAX_HISTORICAL_PRICES = 3
 const HOURS = /^[0-9]{1,7}$/
 const NUMERIC = /^[0-9]+$/
 
-/** 1 to 3 comma-separated whole numbers of hours; `undefined` when not asked for. */
+/** 1 to 3 comma-separated whole numbers of hours, each ≥ 1; `undefined` when not asked for. */
 export function parseHistoricalPrices(input: string | undefined): number[] | undefined {
   if (input === undefined) return undefined
   const parts = input.split(',').map((p) => p.trim())
-  if (parts.length > MAX_HISTORICAL_PRICES || parts.some((p) => !HOURS.test(p))) {
+  // At least 1: the published schema's `offset_hours` has minimum 1 (0 would be "now").
+  if (parts.length > MAX_HISTORICAL_PRICES || parts.some((p) => !HOURS.test(p) || Number(p) < 1)) {
     throw new ApiError(
       'BAD_REQUEST',
-      `Invalid historical_prices: expected 1 to ${MAX_HISTORICAL_PRICES} comma-separated whole numbers of hours.`,
+      `Invalid historical_prices: expected 1 to ${MAX_HISTORICAL_PRICES} comma-separated whole numbers of hours (1 or more).`,
     )
   }
   return parts.map(Number)

@@ -7,7 +7,8 @@ const PRIMARY_HEADER = 'x-scry-api-key'
 
 /**
  * API keys and rate limits (onRequest), and charging compute units for 2xx answers
- * (onResponse). Routes declare their cost with `meterRequest` once they know it.
+ * (onResponse). Routes declare their cost with `meterRequest` once they know it. A key with a
+ * response profile sets the request's (`registerProfiles`), whichever header carried it.
  */
 export function registerAuth({ app, ctx }: { app: ApiServer; ctx: ApiContext }): void {
   const headers = [PRIMARY_HEADER, ...ctx.keyHeaders.map((h) => h.toLowerCase())]
@@ -29,6 +30,7 @@ export function registerAuth({ app, ctx }: { app: ApiServer; ctx: ApiContext }):
     const key = presented.length > 200 ? undefined : await ctx.accounts.resolve(presented)
     if (!key) throw new ApiError('UNAUTHORIZED', 'invalid API key')
     request.apiKey = key
+    if (key.profile !== null) request.profile = key.profile
     if (key.rps !== null) {
       const rate = await ctx.rateLimiter.take({ keyId: key.keyId, rps: key.rps })
       reply.headers({

@@ -65,6 +65,7 @@ export async function startApiServer({
     ...(redis ? { redis } : {}),
     nodeHeads,
     keyHeaders: config.auth.headerAliases,
+    responseProfile: config.server.responseProfile,
     https: {
       tls: https !== undefined,
       loopback: LOOPBACK.has(config.server.host),

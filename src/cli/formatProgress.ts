@@ -1,4 +1,4 @@
-import type { Progress } from '../evm/indexer/createProgress.ts'
+import type { Progress } from '../indexer/createProgress.ts'
 
 /** One line for a person: `chain 1: block 1200/5000, 310 blocks/s, 3,800 left, ETA 12s`. */
 export function formatProgress(p: Progress, name?: string): string {

@@ -25,34 +25,59 @@ const defaultIo: MainIo = {
 
 type CommandName = 'dev' | 'start' | 'migrate' | 'status' | 'keys' | 'abi'
 
-/** Runs the `scry` command line; resolves to the exit code instead of exiting. */
-export async function main(argv: string[], io: MainIo = defaultIo): Promise<number> {
-  const debug = isDebugEnabled()
-  let selected: { name: CommandName; options: Record<string, unknown> } | undefined
+/** A parsed command line: the command and its options as commander stored them. */
+export type ParsedCommand = { name: CommandName; options: Record<string, unknown> }
+
+/**
+ * Parses `argv` (help, version and usage errors are printed here): the command to run, or
+ * the exit code when there is nothing to run.
+ */
+export async function parseCommandLine(
+  argv: string[],
+  io: MainIo = defaultIo,
+): Promise<ParsedCommand | { exitCode: number }> {
+  let selected: ParsedCommand | undefined
   const program = createProgram({
     io,
     onCommand: (name, options) => {
       selected = { name, options }
     },
   })
-
   try {
     await program.parseAsync(argv, { from: 'user' })
   } catch (error) {
     // Commander has already printed its message (or the help).
-    if (error instanceof CommanderError) return error.exitCode
+    if (error instanceof CommanderError) return { exitCode: error.exitCode }
+    throw error
+  }
+  return selected ?? { exitCode: 0 }
+}
+
+/** The command's options that are configuration (the rest are the command's own). */
+export function configFlags(options: Record<string, unknown>): ConfigFlags {
+  const { chains: _chains, role: _role, ...flags } = options
+  return flags as ConfigFlags
+}
+
+/** Runs the `scry` command line; resolves to the exit code instead of exiting. */
+export async function main(argv: string[], io: MainIo = defaultIo): Promise<number> {
+  const debug = isDebugEnabled()
+  let parsed: ParsedCommand | { exitCode: number }
+  try {
+    parsed = await parseCommandLine(argv, io)
+  } catch (error) {
     reportError({ error, write: io.err, debug })
     return 1
   }
-  if (!selected) return 0
-  const { name, options } = selected
+  if ('exitCode' in parsed) return parsed.exitCode
+  const { name, options } = parsed
 
   // Long-running commands stop cleanly on a signal; the short ones keep Node's default.
   const shutdown =
     name === 'dev' || name === 'start' ? listenForShutdown({ log: io.err }) : undefined
   try {
-    const { chains, role, ...flags } = options
-    const config = await resolveConfig({ flags: flags as ConfigFlags })
+    const { chains, role } = options
+    const config = await resolveConfig({ flags: configFlags(options) })
     switch (name) {
       case 'dev': {
         const devChains = parseDevChains({
@@ -172,6 +197,10 @@ function addConfigOptions(command: Command): Command {
       'behind a TLS proxy that sets X-Forwarded-Proto (default: false)',
     )
     .option('--auth-header-alias <names>', 'extra header names for the API key, comma-separated')
+    .option(
+      '--response-profile <default|sim>',
+      'answer shape for keys without their own profile (default: default)',
+    )
     .option('--redis <url>', 'redis:// URL to share rate-limit counters between API replicas')
     .option(
       '--ipfs-gateway <url>',

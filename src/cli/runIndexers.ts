@@ -1,6 +1,6 @@
 import type { ChainConfig } from '../config/types.ts'
-import { type ChainIndexer, createChainIndexer } from '../evm/indexer/createChainIndexer.ts'
-import type { Progress } from '../evm/indexer/createProgress.ts'
+import { type ChainIndexer, createChainIndexer } from '../indexer/createChainIndexer.ts'
+import type { Progress } from '../indexer/createProgress.ts'
 import { BaseError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'

@@ -1,3 +1,4 @@
+import { RESPONSE_PROFILES, type ResponseProfile } from '../api/profiles/responseProfiles.ts'
 import {
   addressListRule,
   addressRule,
@@ -23,6 +24,7 @@ export type GlobalSettings = {
   tlsCert: string
   tlsKey: string
   trustProxy: boolean
+  responseProfile: ResponseProfile
   headerAliases: string[]
   redis: string
   ipfsGateway: string
@@ -38,7 +40,6 @@ type Field<K extends string, T> = {
   path: string
   env: string
   flag: `--${string}`
-  flagKey: keyof ConfigFlags
   rule: Rule<T>
 }
 
@@ -53,7 +54,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'database',
     env: 'SCRY_DATABASE',
     flag: '--database',
-    flagKey: 'database',
     rule: databaseRule,
   },
   {
@@ -61,7 +61,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'dataDir',
     env: 'SCRY_DATA_DIR',
     flag: '--data-dir',
-    flagKey: 'dataDir',
     rule: textRule('a directory path'),
   },
   {
@@ -69,7 +68,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'server.host',
     env: 'SCRY_HOST',
     flag: '--host',
-    flagKey: 'host',
     rule: textRule('a host name or IP address'),
   },
   {
@@ -77,7 +75,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'server.port',
     env: 'SCRY_PORT',
     flag: '--port',
-    flagKey: 'port',
     // 0 asks the OS for a free port (tests).
     rule: integerRule({ min: 0, max: 65535 }),
   },
@@ -86,7 +83,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'log.level',
     env: 'SCRY_LOG_LEVEL',
     flag: '--log-level',
-    flagKey: 'logLevel',
     rule: oneOfRule(LOG_LEVELS),
   },
   {
@@ -94,7 +90,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'server.tlsCert',
     env: 'SCRY_TLS_CERT',
     flag: '--tls-cert',
-    flagKey: 'tlsCert',
     rule: textRule('a PEM certificate file path'),
   },
   {
@@ -102,7 +97,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'server.tlsKey',
     env: 'SCRY_TLS_KEY',
     flag: '--tls-key',
-    flagKey: 'tlsKey',
     rule: textRule('a PEM private key file path'),
   },
   {
@@ -110,15 +104,20 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'server.trustProxy',
     env: 'SCRY_TRUST_PROXY',
     flag: '--trust-proxy',
-    flagKey: 'trustProxy',
     rule: booleanRule,
+  },
+  {
+    key: 'responseProfile',
+    path: 'server.responseProfile',
+    env: 'SCRY_RESPONSE_PROFILE',
+    flag: '--response-profile',
+    rule: oneOfRule(RESPONSE_PROFILES),
   },
   {
     key: 'headerAliases',
     path: 'auth.headerAliases',
     env: 'SCRY_AUTH_HEADER_ALIASES',
     flag: '--auth-header-alias',
-    flagKey: 'authHeaderAlias',
     rule: headerListRule,
   },
   {
@@ -126,7 +125,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'redis',
     env: 'SCRY_REDIS',
     flag: '--redis',
-    flagKey: 'redis',
     rule: urlRule(['redis:', 'rediss:']),
   },
   {
@@ -134,7 +132,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'nft.ipfsGateway',
     env: 'SCRY_IPFS_GATEWAY',
     flag: '--ipfs-gateway',
-    flagKey: 'ipfsGateway',
     rule: urlRule(['http:', 'https:']),
   },
   {
@@ -142,7 +139,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'nft.allowPrivateFetch',
     env: 'SCRY_NFT_ALLOW_PRIVATE_FETCH',
     flag: '--nft-allow-private-fetch',
-    flagKey: 'nftAllowPrivateFetch',
     rule: booleanRule,
   },
   {
@@ -150,7 +146,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'webhooks.allowHttp',
     env: 'SCRY_WEBHOOKS_ALLOW_HTTP',
     flag: '--webhooks-allow-http',
-    flagKey: 'webhooksAllowHttp',
     rule: booleanRule,
   },
   {
@@ -158,7 +153,6 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'webhooks.allowPrivateAddresses',
     env: 'SCRY_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES',
     flag: '--webhooks-allow-private-addresses',
-    flagKey: 'webhooksAllowPrivateAddresses',
     rule: booleanRule,
   },
   {
@@ -166,10 +160,18 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'webhooks.concurrency',
     env: 'SCRY_WEBHOOKS_CONCURRENCY',
     flag: '--webhooks-concurrency',
-    flagKey: 'webhooksConcurrency',
     rule: integerRule({ min: 1, max: 64 }),
   },
 ]
+
+/**
+ * The key under which the command line (commander) stores a flag's value: the flag's name
+ * in camelCase (`--dex-factory` → `dexFactory`). Derived, never written by hand, so that a
+ * flag cannot be read under another name than the one it is stored under.
+ */
+export function flagKey(flag: `--${string}`): keyof ConfigFlags {
+  return flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof ConfigFlags
+}
 
 export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tlsKey' | 'redis'> = {
   dataDir: '.scry',
@@ -177,6 +179,7 @@ export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tls
   port: 8080,
   logLevel: 'info',
   trustProxy: false,
+  responseProfile: 'default',
   headerAliases: [],
   ipfsGateway: 'https://ipfs.io/ipfs/',
   allowPrivateFetch: false,
@@ -202,7 +205,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'rpc',
     env: 'SCRY_RPC',
     flag: '--rpc',
-    flagKey: 'rpc',
     rule: rpcRule,
     description: 'RPC URL(s) of a chain; repeat or comma-separate for several',
     valueName: 'url',
@@ -211,7 +213,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'startBlock',
     env: 'SCRY_START_BLOCK',
     flag: '--start-block',
-    flagKey: 'startBlock',
     rule: integerRule({ min: 0 }),
     description: 'first block to index (default 0)',
     valueName: 'n',
@@ -220,7 +221,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'finalityDepth',
     env: 'SCRY_FINALITY_DEPTH',
     flag: '--finality-depth',
-    flagKey: 'finalityDepth',
     rule: integerRule({ min: 0 }),
     description: 'blocks behind the head that can still reorg (default 64)',
     valueName: 'n',
@@ -229,16 +229,14 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'traces',
     env: 'SCRY_TRACES',
     flag: '--traces',
-    flagKey: 'traces',
     rule: oneOfRule(['auto', 'debug', 'parity', 'off']),
-    description: 'call traces: auto, debug (debug_traceBlockByNumber), parity (trace_block), off',
+    description: 'call traces: auto, debug (debug_traceBlockByHash), parity (trace_block), off',
     valueName: 'auto|debug|parity|off',
   },
   {
     key: 'batchSize',
     env: 'SCRY_BATCH_SIZE',
     flag: '--batch-size',
-    flagKey: 'batchSize',
     rule: integerRule({ min: 1 }),
     description: 'blocks per committed batch (default 100)',
     valueName: 'n',
@@ -247,7 +245,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'fetchConcurrency',
     env: 'SCRY_FETCH_CONCURRENCY',
     flag: '--fetch-concurrency',
-    flagKey: 'fetchConcurrency',
     rule: integerRule({ min: 1 }),
     description: 'blocks fetched in parallel (default 4)',
     valueName: 'n',
@@ -256,7 +253,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'rpcBatchSize',
     env: 'SCRY_RPC_BATCH_SIZE',
     flag: '--rpc-batch-size',
-    flagKey: 'rpcBatchSize',
     rule: integerRule({ min: 1 }),
     description: 'JSON-RPC requests per HTTP batch (default 50)',
     valueName: 'n',
@@ -265,7 +261,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'pollIntervalMs',
     env: 'SCRY_POLL_INTERVAL_MS',
     flag: '--poll-interval-ms',
-    flagKey: 'pollIntervalMs',
     rule: integerRule({ min: 1 }),
     description: 'head polling interval in milliseconds (default 1000)',
     valueName: 'n',
@@ -274,7 +269,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'usdc',
     env: 'SCRY_USDC',
     flag: '--usdc',
-    flagKey: 'usdc',
     rule: addressListRule,
     description: "USD anchor token(s) priced at 1.00 (default: the chain's canonical USDC)",
     valueName: 'address',
@@ -283,7 +277,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'wrappedNative',
     env: 'SCRY_WRAPPED_NATIVE',
     flag: '--wrapped-native',
-    flagKey: 'wrappedNative',
     rule: addressRule,
     description: "token the native asset is priced as (default: WETH or the chain's wrapper)",
     valueName: 'address',
@@ -292,7 +285,6 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'dexFactories',
     env: 'SCRY_DEX_FACTORIES',
     flag: '--dex-factory',
-    flagKey: 'dexFactories',
     rule: dexFactoryListRule,
     description:
       'factories whose pools set prices, as uniswap_v2:<address> or uniswap_v3:<address>',
@@ -302,10 +294,18 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     key: 'minPoolLiquidityUsd',
     env: 'SCRY_MIN_POOL_LIQUIDITY_USD',
     flag: '--min-pool-liquidity-usd',
-    flagKey: 'minPoolLiquidityUsd',
     rule: integerRule({ min: 0 }),
     description: 'pools with less USD liquidity never set a price (default 1000)',
     valueName: 'n',
+  },
+  {
+    key: 'genesis',
+    env: 'SCRY_GENESIS',
+    flag: '--genesis',
+    rule: textRule('a genesis.json file path'),
+    description:
+      "the chain's genesis.json: accounts funded at genesis (default: asked of the node)",
+    valueName: 'path',
   },
 ]
 
@@ -322,4 +322,5 @@ export const CHAIN_DEFAULTS: Omit<
   rpcBatchSize: 50,
   pollIntervalMs: 1000,
   minPoolLiquidityUsd: 1000,
+  genesis: undefined,
 }

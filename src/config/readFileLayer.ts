@@ -20,7 +20,7 @@ const TOP_KEYS = [
   'svm',
 ]
 const SECTION_KEYS: Record<string, string[]> = {
-  server: ['host', 'port', 'tlsCert', 'tlsKey', 'trustProxy'],
+  server: ['host', 'port', 'tlsCert', 'tlsKey', 'trustProxy', 'responseProfile'],
   log: ['level'],
   auth: ['headerAliases'],
   nft: ['ipfsGateway', 'allowPrivateFetch'],

@@ -1,4 +1,4 @@
-import { CHAIN_FIELDS, GLOBAL_FIELDS } from './fields.ts'
+import { CHAIN_FIELDS, flagKey, GLOBAL_FIELDS } from './fields.ts'
 import { createLayer, type Layer, setChain, setGlobal } from './layer.ts'
 import { showUrl, showValue } from './rules.ts'
 import type { ConfigFlags } from './types.ts'
@@ -9,14 +9,14 @@ const CHAIN_ASSIGNMENT = /^\s*([0-9]+)\s*=(.*)$/s
 export function readFlagLayer({ flags, issues }: { flags: ConfigFlags; issues: string[] }): Layer {
   const layer = createLayer()
   for (const field of GLOBAL_FIELDS) {
-    const text = flags[field.flagKey]
+    const text = flags[flagKey(field.flag)]
     if (text === undefined) continue
     const parsed = field.rule.fromText(String(text))
     if ('error' in parsed) issues.push(`${field.flag}: ${parsed.error}`)
     else setGlobal(layer, field.key, parsed.value)
   }
   for (const field of CHAIN_FIELDS) {
-    const given = flags[field.flagKey]
+    const given = flags[flagKey(field.flag)]
     if (given === undefined) continue
     for (const text of Array.isArray(given) ? given : [String(given)]) {
       const match = CHAIN_ASSIGNMENT.exec(text)

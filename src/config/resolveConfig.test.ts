@@ -53,6 +53,7 @@ test('default', async () => {
       "server": {
         "host": "127.0.0.1",
         "port": 8080,
+        "responseProfile": "default",
         "trustProxy": false,
       },
       "svm": [],
@@ -86,7 +87,7 @@ test('args: flags, one chain with every option', async () => {
       pollIntervalMs: ['8453=250'],
       usdc: ['8453=0x00000000000000000000000000000000000000AA'],
       wrappedNative: ['8453=0x00000000000000000000000000000000000000bb'],
-      dexFactories: [
+      dexFactory: [
         '8453=uniswap_v2:0x00000000000000000000000000000000000000c2,uniswap_v3:0x00000000000000000000000000000000000000C3',
       ],
       minPoolLiquidityUsd: ['8453=5000'],
@@ -141,6 +142,7 @@ test('args: flags, one chain with every option', async () => {
       "server": {
         "host": "0.0.0.0",
         "port": 9000,
+        "responseProfile": "default",
         "trustProxy": false,
       },
       "svm": [],
@@ -238,6 +240,7 @@ test('args: environment', async () => {
       "server": {
         "host": "::1",
         "port": 8081,
+        "responseProfile": "default",
         "trustProxy": false,
       },
       "svm": [],
@@ -337,6 +340,7 @@ export default {
       "server": {
         "host": "127.0.0.1",
         "port": 8080,
+        "responseProfile": "default",
         "trustProxy": false,
       },
       "svm": [],
@@ -406,12 +410,12 @@ test('error: every problem of a config file, reported together', async () => {
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
       - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue, svm)
-      - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy)
+      - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy, responseProfile)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"
@@ -605,13 +609,14 @@ test('args: server, auth, redis, NFT and cursor options', async () => {
 
 test('error: a certificate without a key, a bad redis url, bad header names', async () => {
   await writeJson('scry.config.json', {
-    server: { tlsCert: 'cert.pem', trustProxy: 'yes' },
+    server: { tlsCert: 'cert.pem', trustProxy: 'yes', responseProfile: 'dune' },
     auth: { headerAliases: ['X Sim'] },
     redis: 'http://localhost',
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
       - server.trustProxy: expected true or false, got "yes"
+      - server.responseProfile: expected "default" or "sim", got "dune"
       - auth.headerAliases: expected HTTP header names (letters, digits, dashes), got an array
       - redis: expected a redis or rediss URL, got http://localhost
       - server.tlsCert / server.tlsKey: give both the certificate and the key, or neither
@@ -641,6 +646,18 @@ test('args: server and auth flags', async () => {
   })
 })
 
+test('args: the response profile from the file, the environment and a flag', async () => {
+  await writeJson('scry.config.json', { server: { responseProfile: 'sim' } })
+  expect((await resolveConfig({ env: {}, cwd })).server.responseProfile).toBe('sim')
+  const env = { SCRY_RESPONSE_PROFILE: 'default' }
+  expect((await resolveConfig({ env, cwd })).server.responseProfile).toBe('default')
+  const flags = { responseProfile: 'sim' }
+  expect((await resolveConfig({ env, flags, cwd })).server.responseProfile).toBe('sim')
+  expect(
+    await issuesOf(resolveConfig({ env: { SCRY_RESPONSE_PROFILE: 'Sim' }, flags: {}, cwd })),
+  ).toContain('SCRY_RESPONSE_PROFILE: expected "default" or "sim", got "Sim"')
+})
+
 test('error: price settings name what they expect', async () => {
   const issues = await issuesOf(
     resolveConfig({
@@ -650,7 +667,7 @@ test('error: price settings name what they expect', async () => {
         rpc: ['1=https://eth.example'],
         usdc: ['1=0x1234'],
         wrappedNative: ['1=weth'],
-        dexFactories: ['1=sushi:0x00000000000000000000000000000000000000c2'],
+        dexFactory: ['1=sushi:0x00000000000000000000000000000000000000c2'],
         minPoolLiquidityUsd: ['1=-5'],
       },
     }),

@@ -80,7 +80,13 @@ export async function resolveConfig({
       ...entries.map((entry) => entry.settings),
     )
     if (settings.rpc.length === 0) continue
-    chains.push({ chainId, name: known.name, ...settings, expectedChainId: chainId })
+    chains.push({
+      chainId,
+      name: known.name,
+      ...settings,
+      genesis: settings.genesis === undefined ? undefined : resolve(cwd, settings.genesis),
+      expectedChainId: chainId,
+    })
   }
 
   const global: Partial<GlobalSettings> = Object.assign({}, ...layers.map((layer) => layer.global))
@@ -101,6 +107,7 @@ export async function resolveConfig({
           ? { cert: resolve(cwd, global.tlsCert), key: resolve(cwd, global.tlsKey) }
           : undefined,
       trustProxy: global.trustProxy ?? GLOBAL_DEFAULTS.trustProxy,
+      responseProfile: global.responseProfile ?? GLOBAL_DEFAULTS.responseProfile,
     },
     auth: { headerAliases: global.headerAliases ?? GLOBAL_DEFAULTS.headerAliases },
     redis: global.redis,

@@ -1,4 +1,4 @@
-import { type DexFactory, POOL_TYPES, type PoolType } from '../prices/poolTypes.ts'
+import { type DexFactory, POOL_TYPES, type PoolType } from '../evm/poolTypes.ts'
 import { redactUrl } from '../utils/redactUrl.ts'
 
 /** Outcome of reading one option: its value, or what was expected and what was found. */

@@ -1,7 +1,7 @@
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import type { CatalogueOverride } from '../chains/resolveCatalogue.ts'
+import type { DexFactory } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
-import type { DexFactory } from '../prices/poolTypes.ts'
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent'
 
@@ -37,6 +37,12 @@ export type ScryConfig = {
     port: number
     tls: { cert: string; key: string } | undefined
     trustProxy: boolean
+    /**
+     * Response profile of answers to keys without one and to keyless requests: `default`
+     * (interface.md's names) or `sim` (the hosted API's published names; docs/migrating.md).
+     * Env `SCRY_RESPONSE_PROFILE`, flag `--response-profile`. Default `default`.
+     */
+    responseProfile: import('../api/profiles/responseProfiles.ts').ResponseProfile
   }
   /** `auth.headerAliases`: extra header names accepted for the API key. Default none. */
   auth: { headerAliases: string[] }
@@ -93,7 +99,7 @@ export type ChainConfig = {
   /** Blocks behind the head that can still reorg (undo records are kept). Default 64. */
   finalityDepth: number
   /**
-   * `auto` (default): `debug_traceBlockByNumber`, else `trace_block`, else no traces.
+   * `auto` (default): `debug_traceBlockByHash`, else `trace_block`, else no traces.
    * `debug` / `parity`: only that method (no traces, with a warning, if the node lacks it);
    * `parity` is much faster than `debug` on nodes that have both (anvil, reth, erigon).
    * `off`: never ask for traces.
@@ -117,6 +123,12 @@ export type ChainConfig = {
   dexFactories: DexFactory[]
   /** A pool whose priced side holds less than this (USD, ×2) never sets a price. Default 1000. */
   minPoolLiquidityUsd: number
+  /**
+   * The chain spec's `genesis.json` (absolute path): its `alloc` names the accounts funded at
+   * genesis, whose balances are read in the first batch. Default none: Scry asks the node
+   * (`debug_accountRange` at block 0, or a dev node's own accounts). See docs/indexer.md.
+   */
+  genesis: string | undefined
 }
 
 export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId'>
@@ -136,13 +148,23 @@ export type ChainFileConfig = {
   /** `"uniswap_v2:0x…"` / `"uniswap_v3:0x…"` entries. */
   dexFactories?: string | string[]
   minPoolLiquidityUsd?: number
+  /** Path of the chain's genesis.json (relative to the working directory). */
+  genesis?: string
 }
 
 /** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
 export type ScryConfigFile = {
   database?: string
   dataDir?: string
-  server?: { host?: string; port?: number }
+  server?: {
+    host?: string
+    port?: number
+    tlsCert?: string
+    tlsKey?: string
+    trustProxy?: boolean
+    responseProfile?: 'default' | 'sim'
+  }
+  auth?: { headerAliases?: string[] }
   log?: { level?: LogLevel }
   /** Keyed by chain id: `{ "8453": { "rpc": ["https://…"] } }`. */
   chains?: Record<string, ChainFileConfig>
@@ -165,6 +187,7 @@ export type ConfigFlags = {
   tlsCert?: string | undefined
   tlsKey?: string | undefined
   trustProxy?: string | undefined
+  responseProfile?: string | undefined
   authHeaderAlias?: string | undefined
   redis?: string | undefined
   ipfsGateway?: string | undefined
@@ -182,6 +205,7 @@ export type ConfigFlags = {
   pollIntervalMs?: string[] | undefined
   usdc?: string[] | undefined
   wrappedNative?: string[] | undefined
-  dexFactories?: string[] | undefined
+  dexFactory?: string[] | undefined
   minPoolLiquidityUsd?: string[] | undefined
+  genesis?: string[] | undefined
 }

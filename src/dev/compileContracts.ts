@@ -22,6 +22,8 @@ export type DevContractName =
   | 'NoDecimalsToken'
   | 'EthForwarder'
   | 'SpamAirdropper'
+  | 'PermitToken'
+  | 'Permit2Lite'
 
 export type CompiledContracts = Record<DevContractName, CompiledContract>
 

@@ -27,11 +27,15 @@ export type StartAnvilOptions = {
   balance?: number
   /** Default: a free port. */
   port?: number
+  /** A geth-style `genesis.json` to start from (`--init`); its chain id must be `chainId`. */
+  genesisFile?: string
   /** Aborting stops anvil. */
   signal?: AbortSignal
   logger?: Logger
   /** How long to wait for the first answer to `eth_chainId`. Default 20 s. */
   startTimeoutMs?: number
+  /** Keep only the latest state (`--prune-history`), like a node that is not an archive. */
+  pruneHistory?: boolean
 }
 
 const require = createRequire(import.meta.url)
@@ -46,9 +50,11 @@ export async function startAnvil({
   accounts = 20,
   balance = 10_000,
   port,
+  genesisFile,
   signal,
   logger,
   startTimeoutMs = 20_000,
+  pruneHistory = false,
 }: StartAnvilOptions = {}): Promise<Anvil> {
   signal?.throwIfAborted()
   const binary = resolveAnvilBinary()
@@ -68,6 +74,8 @@ export async function startAnvil({
     // No --steps-tracing: callTracer, prestateTracer and trace_block re-execute on demand;
     // recording opcode steps for every mined transaction only slows mining down.
     ...(blockTime === undefined ? [] : ['--block-time', String(blockTime)]),
+    ...(genesisFile === undefined ? [] : ['--init', genesisFile]),
+    ...(pruneHistory ? ['--prune-history'] : []),
   ]
   const anvil = await launch({ binary, args, chainId, startTimeoutMs, signal })
   logger?.debug({ port: anvil.port, chain_id: chainId }, 'Anvil started')

@@ -18,15 +18,17 @@ test('default: a traded IPFS collection scores 0 with every feature explained', 
   const { score, explanations } = scoreCollection(legit)
   expect(score).toBe(0)
   expect(explanations).toEqual([
-    { feature: 'trade_volume', value: 50, feature_score: 0, feature_weight: 0.5 },
-    { feature: 'unique_buyers', value: 30, feature_score: 0, feature_weight: 0.5 },
-    { feature: 'unique_sellers', value: 30, feature_score: 0, feature_weight: 0.5 },
+    // Weights 0.5, 0.5, 0.5, 0, 1, 2, 2, 0 as shares of their sum, 6.5.
+    { feature: 'trade_volume', value: 50, feature_score: 0, feature_weight: 0.0769 },
+    { feature: 'unique_buyers', value: 30, feature_score: 0, feature_weight: 0.0769 },
+    { feature: 'unique_sellers', value: 30, feature_score: 0, feature_weight: 0.0769 },
     { feature: 'externally_flagged', value: false, feature_score: 0, feature_weight: 0 },
-    { feature: 'uri_non_ipfs', value: false, feature_score: 0, feature_weight: 1 },
-    { feature: 'suspicious_words', value: 0, feature_score: 0, feature_weight: 2 },
-    { feature: 'url_shortener', value: false, feature_score: 0, feature_weight: 2 },
+    { feature: 'uri_non_ipfs', value: false, feature_score: 0, feature_weight: 0.1538 },
+    { feature: 'suspicious_words', value: 0, feature_score: 0, feature_weight: 0.3077 },
+    { feature: 'url_shortener', value: false, feature_score: 0, feature_weight: 0.3077 },
     { feature: 'manual_classification', feature_score: 0, feature_weight: 0 },
   ])
+  expect(explanations.reduce((sum, e) => sum + e.feature_weight, 0)).toBeCloseTo(1, 3)
 })
 
 test('behavior: an untraded airdrop behind a shortener with lure words is spam', () => {
@@ -72,7 +74,7 @@ test('behavior: an external flag weighs heavily; a manual classification decides
     feature: 'manual_classification',
     value: 'not_spam',
     feature_score: 0,
-    feature_weight: 100,
+    feature_weight: 0.939, // 100 of 106.5
   })
 })
 

@@ -34,7 +34,10 @@ export type SpamExplanation = {
   value?: number | boolean | string
   /** 0 (looks legitimate) to 100 (looks like spam). */
   feature_score: number
-  /** Weight in the average; 0 when the feature gives no evidence either way. */
+  /**
+   * Share of the feature's weight in the average (0–1; the shares sum to 1), as the hosted
+   * API's published schema has it; 0 when the feature gives no evidence either way.
+   */
   feature_weight: number
 }
 
@@ -52,7 +55,8 @@ export const SPAM_THRESHOLD = 50
  * (trade volume, unique buyers, unique sellers) 0.5 each, so that a new collection without
  * trades is not spam on that alone; URI off IPFS 1; lure words 2; URL shortener 2; an
  * external flag 8 (only when flagged: not being on a list is no evidence); the operator's
- * manual classification 100 when given, which decides. Pure.
+ * manual classification 100 when given, which decides. Explanations give each weight as its
+ * share of the total (rounded to 4 decimals). Pure.
  */
 export function scoreCollection(features: SpamFeatures): SpamScore {
   const explanations: SpamExplanation[] = [
@@ -104,7 +108,13 @@ export function scoreCollection(features: SpamFeatures): SpamScore {
     weights += e.feature_weight
   }
   const score = weights === 0 ? 0 : Math.round(total / weights)
-  return { score: Math.min(100, Math.max(0, score)), explanations }
+  return {
+    score: Math.min(100, Math.max(0, score)),
+    explanations: explanations.map((e) => ({
+      ...e,
+      feature_weight: weights === 0 ? 0 : Math.round((e.feature_weight / weights) * 1e4) / 1e4,
+    })),
+  }
 }
 
 export function isSpamScore(score: number): boolean {

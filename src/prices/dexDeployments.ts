@@ -1,5 +1,5 @@
+import type { DexFactory } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
-import type { DexFactory } from './poolTypes.ts'
 
 /** A chain's pricing setup: USD anchors, the wrapped native token, trusted DEX factories. */
 export type DexDeployment = {

@@ -1,14 +1,14 @@
 import type { Address } from '../evm/types.ts'
 import type { TokenPriceTable } from '../store/schema.ts'
 import type { StateChange } from '../store/stateTables.ts'
-import type { TokenPrice } from './computePrices.ts'
+import type { TokenPrice } from './createPriceRoutes.ts'
 
 const HOUR = 3600
 
 /**
- * State changes that take the stored prices to `next`: changed and new prices, deleted ones
- * (a token whose route vanished), and the hour's price point of every token whose price
- * moved. Pure.
+ * State changes that take the stored prices to `next` for the tokens it names: changed and
+ * new prices, deleted ones (undefined: a token whose route vanished), and the hour's price
+ * point of every token whose price moved. Tokens `next` does not name keep their price. Pure.
  */
 export function diffPrices({
   chainId,
@@ -19,7 +19,7 @@ export function diffPrices({
 }: {
   chainId: number
   previous: ReadonlyMap<Address, TokenPriceTable>
-  next: ReadonlyMap<Address, TokenPrice>
+  next: ReadonlyMap<Address, TokenPrice | undefined>
   blockNumber: number
   blockTime: number
 }): StateChange[] {
@@ -27,6 +27,10 @@ export function diffPrices({
   const hour = Math.floor(blockTime / HOUR) * HOUR
   for (const [token, price] of next) {
     const old = previous.get(token)
+    if (price === undefined) {
+      if (old) changes.push({ table: 'token_prices', key: { chain_id: chainId, token }, row: null })
+      continue
+    }
     const moved = !old || !same(old.price_usd, price.priceUsd)
     if (!moved && old.pool === price.pool && same(old.pool_size_usd, price.poolSizeUsd)) continue
     changes.push({
@@ -49,10 +53,6 @@ export function diffPrices({
         row: { chain_id: chainId, token, hour, price_usd: price.priceUsd, block_time: blockTime },
       })
     }
-  }
-  for (const token of previous.keys()) {
-    if (!next.has(token))
-      changes.push({ table: 'token_prices', key: { chain_id: chainId, token }, row: null })
   }
   return changes
 }

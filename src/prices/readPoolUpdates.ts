@@ -1,12 +1,12 @@
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
 import { erc20Abi } from '../evm/abis.ts'
+import { uniswapV2Abi, uniswapV3Abi } from '../evm/decode/poolAbis.ts'
+import type { DexFactory, PoolIdentity, PoolType } from '../evm/poolTypes.ts'
 import { callContracts } from '../evm/read/callContracts.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import type { PoolTable } from '../store/schema.ts'
 import { toU256 } from '../store/u256.ts'
-import { uniswapV2Abi, uniswapV3Abi } from './poolAbis.ts'
-import type { DexFactory, PoolIdentity, PoolType } from './poolTypes.ts'
 
 /**
  * New rows for the pools a batch touched, read at its last block. A pool is trusted when a

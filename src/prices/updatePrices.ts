@@ -1,29 +1,20 @@
-import type { ChainConfig } from '../config/types.ts'
+import type { PoolIdentity, PoolType } from '../evm/poolTypes.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address } from '../evm/types.ts'
 import type { Store } from '../store/createStore.ts'
-import type { PoolTable, TokenPriceTable } from '../store/schema.ts'
 import type { StateChange } from '../store/stateTables.ts'
-import { fromU256 } from '../store/u256.ts'
-import { computePrices, type PricingPool, type TokenPrice } from './computePrices.ts'
-import { diffPrices } from './diffPrices.ts'
-import type { PoolIdentity, PoolType } from './poolTypes.ts'
+import type { PriceGraph, PriceGraphChain } from './createPriceGraph.ts'
 import { readPoolUpdates } from './readPoolUpdates.ts'
 
-export type PriceUpdate = {
-  changes: StateChange[]
-  /** Every price after the batch when they were recomputed; otherwise undefined. */
-  prices: ReadonlyMap<Address, TokenPrice> | undefined
-}
-
 /**
- * Pools and prices for one batch: reads the touched pools at the batch's last block and,
- * when a trusted pool changed, recomputes every price of the chain from all trusted pools
- * and returns the changes (pool rows, prices, hourly points) for the batch's transaction.
+ * Pools and prices for one batch: reads the pools it touched or created at its last block,
+ * and moves the chain's price graph with them. Returns the changes (pool rows, prices, hourly
+ * points) for the batch's transaction.
  */
 export async function updatePrices({
   rpc,
-  store,
+  state,
+  graph,
   chain,
   blockNumber,
   blockTime,
@@ -33,8 +24,10 @@ export async function updatePrices({
   signal,
 }: {
   rpc: RpcClient
-  store: Store
-  chain: Pick<ChainConfig, 'chainId' | 'usdc' | 'dexFactories' | 'minPoolLiquidityUsd'>
+  /** Current pool rows (the store with the batches not yet committed). */
+  state: Pick<Store, 'readState'>
+  graph: PriceGraph
+  chain: PriceGraphChain
   blockNumber: bigint
   blockTime: number
   touched: ReadonlyMap<Address, PoolType>
@@ -42,11 +35,15 @@ export async function updatePrices({
   /** Decimals of tokens first seen in this batch (not in the store yet). */
   batchDecimals: ReadonlyMap<Address, number>
   signal?: AbortSignal
-}): Promise<PriceUpdate> {
+}): Promise<StateChange[]> {
   const { chainId } = chain
-  if (touched.size === 0 && created.length === 0) return { changes: [], prices: undefined }
+  if (touched.size === 0 && created.length === 0) return []
   const ids = [...new Set([...touched.keys(), ...created.map((p) => p.address)])]
-  const knownRows = await store.readState({ table: 'pools', chainId, ids })
+  const knownRows = await state.readState({
+    table: 'pools',
+    chainId,
+    keys: ids.map((address) => ({ address })),
+  })
   const known = new Map(knownRows.map((r) => [r.address as Address, r]))
   const updated = await readPoolUpdates({
     rpc,
@@ -63,59 +60,13 @@ export async function updatePrices({
     key: { chain_id: chainId, address: row.address },
     row,
   }))
-  if (!updated.some((r) => r.trusted === 1)) return { changes, prices: undefined }
-
-  const db = store.db
-  const stored = await db
-    .selectFrom('pools')
-    .selectAll()
-    .where('chain_id', '=', chainId)
-    .where('trusted', '=', 1)
-    .execute()
-  // Only pools of factories configured now: removing a factory from config stops its pools.
-  const configured = new Set(chain.dexFactories.map((f) => `${f.type}|${f.address}`))
-  const rows = new Map<string, PoolTable>()
-  for (const r of [...stored, ...updated]) {
-    if (r.trusted === 1 && configured.has(`${r.type}|${r.factory}`)) rows.set(r.address, r)
-  }
-  const pools = [...rows.values()].flatMap(toPricingPool)
-  const tokens = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))]
-  const decimals = new Map<Address, number>(batchDecimals)
-  const tokenRows = await store.readState({ table: 'tokens', chainId, ids: tokens })
-  for (const t of tokenRows) if (t.decimals !== null) decimals.set(t.address as Address, t.decimals)
-
-  const prices = computePrices({
-    pools,
-    decimals,
-    anchors: chain.usdc,
-    minLiquidityUsd: chain.minPoolLiquidityUsd,
-  })
-  const previousRows = await db
-    .selectFrom('token_prices')
-    .selectAll()
-    .where('chain_id', '=', chainId)
-    .execute()
-  const previous = new Map<Address, TokenPriceTable>(
-    previousRows.map((r) => [r.token as Address, r]),
-  )
   changes.push(
-    ...diffPrices({ chainId, previous, next: prices, blockNumber: Number(blockNumber), blockTime }),
+    ...graph.update({
+      pools: updated,
+      decimals: batchDecimals,
+      blockNumber: Number(blockNumber),
+      blockTime,
+    }),
   )
-  return { changes, prices }
-}
-
-function toPricingPool(row: PoolTable): PricingPool[] {
-  if (!row.token0 || !row.token1 || row.reserve0 === null || row.reserve1 === null) return []
-  return [
-    {
-      address: row.address as Address,
-      type: row.type,
-      token0: row.token0 as Address,
-      token1: row.token1 as Address,
-      reserve0: fromU256(row.reserve0),
-      reserve1: fromU256(row.reserve1),
-      sqrtPriceX96: row.sqrt_price_x96 === null ? null : fromU256(row.sqrt_price_x96),
-      liquidity: row.liquidity === null ? null : fromU256(row.liquidity),
-    },
-  ]
+  return changes
 }

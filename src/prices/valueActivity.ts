@@ -3,7 +3,7 @@ import { nativeCurrency } from '../chains/nativeCurrencies.ts'
 import type { Address } from '../evm/types.ts'
 import type { Database } from '../store/schema.ts'
 import { fromU256 } from '../store/u256.ts'
-import type { BatchPriceOf } from './loadBatchPrices.ts'
+import type { BatchPriceOf } from './createPriceGraph.ts'
 
 type ActivityRow = Insertable<Database['activity']>
 

@@ -1,6 +1,5 @@
-import type { Insertable, Kysely, Transaction } from 'kysely'
-import type { DialectCaps } from './dialect.ts'
-import { insertRows } from './insertRows.ts'
+import type { Insertable, Transaction } from 'kysely'
+import type { Row, RowWriter } from './createRowWriter.ts'
 import type { Database } from './schema.ts'
 import { STATE_KEYS, type StateChange, type StateTable } from './stateTables.ts'
 
@@ -27,68 +26,55 @@ export type BatchWrite = {
 /** Marker row in undo_log: every kept batch has one, even when it changed no state. */
 export const BATCH_MARKER = ''
 
-// biome-ignore lint/suspicious/noExplicitAny: generic over the state tables.
-type AnyDb = Kysely<any>
-
+/** Writes a batch with its checkpoint, inside the caller's transaction. */
 export async function applyBatch({
   trx,
-  caps,
+  writer,
   batch,
 }: {
   trx: Transaction<Database>
-  caps: DialectCaps
+  writer: RowWriter
   batch: BatchWrite
 }): Promise<void> {
-  const db = trx as unknown as AnyDb
-  const { maxParams } = caps
-  await insertRows({ db, table: 'blocks', rows: batch.blocks, maxParams })
-  await insertRows({ db, table: 'transactions', rows: batch.transactions, maxParams })
-  await insertRows({ db, table: 'logs', rows: batch.logs, maxParams })
-  await insertRows({
-    db,
-    table: 'address_transactions',
-    rows: batch.addressTransactions,
-    maxParams,
-  })
-  await insertRows({ db, table: 'transfers', rows: batch.transfers, maxParams })
-  await insertRows({ db, table: 'activity', rows: batch.activity, maxParams })
-  await insertRows({ db, table: 'webhook_deliveries', rows: batch.outbox ?? [], maxParams })
+  await writer.insert(trx, 'blocks', batch.blocks)
+  await writer.insert(trx, 'transactions', batch.transactions)
+  await writer.insert(trx, 'logs', batch.logs)
+  await writer.insert(trx, 'address_transactions', batch.addressTransactions)
+  await writer.insert(trx, 'transfers', batch.transfers)
+  await writer.insert(trx, 'activity', batch.activity)
+  await writer.insert(trx, 'webhook_deliveries', batch.outbox ?? [])
 
-  const undo: Record<string, unknown>[] = []
+  const changes = lastPerKey(batch.state)
   if (batch.keepUndo) {
-    undo.push(undoRow(batch, BATCH_MARKER, {}, null))
-    for (const change of batch.state) {
-      const prev = await selectByKey(db, change.table, change.key)
-      undo.push(undoRow(batch, change.table, change.key, prev))
+    const undo: Row[] = [undoRow(batch, BATCH_MARKER, {}, null)]
+    for (const [table, group] of groupByTable(changes)) {
+      const keys = group.map((c) => c.key as Row)
+      const stored = await writer.select(trx, table, keys)
+      const prev = new Map(stored.map((row) => [keyString(table, row), row]))
+      for (const key of keys) {
+        undo.push(undoRow(batch, table, key, prev.get(keyString(table, key)) ?? null))
+      }
     }
+    await writer.insert(trx, 'undo_log', undo)
   }
-  await writeState({ db, caps, changes: batch.state })
-  await insertRows({ db, table: 'undo_log', rows: undo, maxParams })
+  await writeState({ trx, writer, changes })
 
-  await db
-    .insertInto('checkpoints')
-    .values({
-      chain_id: batch.chainId,
-      block_number: batch.toBlock,
-      block_hash: batch.toHash,
-      updated_at: Math.floor(Date.now() / 1000),
-    })
-    .onConflict((oc) =>
-      oc.column('chain_id').doUpdateSet((eb) => ({
-        block_number: eb.ref('excluded.block_number'),
-        block_hash: eb.ref('excluded.block_hash'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute()
+  await writer.upsert(
+    trx,
+    'checkpoints',
+    ['chain_id'],
+    [
+      {
+        chain_id: batch.chainId,
+        block_number: batch.toBlock,
+        block_hash: batch.toHash,
+        updated_at: Math.floor(Date.now() / 1000),
+      },
+    ],
+  )
 }
 
-function undoRow(
-  batch: BatchWrite,
-  table: string,
-  key: object,
-  prev: Record<string, unknown> | null,
-): Record<string, unknown> {
+function undoRow(batch: BatchWrite, table: string, key: Row, prev: Row | null): Row {
   return {
     chain_id: batch.chainId,
     from_block: batch.fromBlock,
@@ -99,63 +85,52 @@ function undoRow(
   }
 }
 
-export async function selectByKey(
-  db: AnyDb,
-  table: StateTable,
-  key: object,
-): Promise<Record<string, unknown> | null> {
-  let query = db.selectFrom(table).selectAll()
-  for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value)
-  return ((await query.executeTakeFirst()) as Record<string, unknown> | undefined) ?? null
+/** A row's key columns as one string, in `STATE_KEYS` order. */
+export function keyString(table: StateTable, row: Row): string {
+  return STATE_KEYS[table].map((c) => String(row[c])).join('|')
 }
 
-/** Upserts and deletes, grouped per table; upserts go in multi-row statements. */
+/** One change per key, the last (PostgreSQL refuses an upsert that touches a row twice). */
+export function lastPerKey(changes: readonly StateChange[]): StateChange[] {
+  const last = new Map<string, StateChange>()
+  for (const change of changes) {
+    last.set(`${change.table}|${keyString(change.table, change.key as Row)}`, change)
+  }
+  return [...last.values()]
+}
+
+function groupByTable(changes: readonly StateChange[]): Map<StateTable, StateChange[]> {
+  const byTable = new Map<StateTable, StateChange[]>()
+  for (const change of changes) {
+    const group = byTable.get(change.table) ?? []
+    group.push(change)
+    byTable.set(change.table, group)
+  }
+  return byTable
+}
+
+/** Deletes and upserts, one bulk operation per table and kind (one change per key). */
 export async function writeState({
-  db,
-  caps,
+  trx,
+  writer,
   changes,
 }: {
-  db: AnyDb
-  caps: DialectCaps
+  trx: Transaction<Database>
+  writer: RowWriter
   changes: readonly StateChange[]
 }): Promise<void> {
-  // One change per key (the last): PostgreSQL refuses an upsert that touches a row twice.
-  const last = new Map<string, StateChange>()
-  for (const change of changes) last.set(`${change.table}|${JSON.stringify(change.key)}`, change)
-  const byTable = new Map<StateTable, { upserts: object[]; deletes: object[] }>()
-  for (const change of last.values()) {
-    let group = byTable.get(change.table)
-    if (!group) {
-      group = { upserts: [], deletes: [] }
-      byTable.set(change.table, group)
+  for (const [table, group] of groupByTable(changes)) {
+    const deletes = group.filter((c) => c.row === null).map((c) => c.key as Row)
+    const upserts = group.filter((c) => c.row !== null).map((c) => c.row as Row)
+    await writer.delete(trx, table, deletes)
+    // Rows of one table may differ in which optional columns they set: group by column set.
+    const byColumns = new Map<string, Row[]>()
+    for (const row of upserts) {
+      const columns = Object.keys(row).join(',')
+      const same = byColumns.get(columns)
+      if (same) same.push(row)
+      else byColumns.set(columns, [row])
     }
-    if (change.row === null) group.deletes.push(change.key)
-    else group.upserts.push(change.row)
-  }
-  for (const [table, { upserts, deletes }] of byTable) {
-    const keys: readonly string[] = STATE_KEYS[table]
-    for (const key of deletes) {
-      let query = db.deleteFrom(table)
-      for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value)
-      await query.execute()
-    }
-    const first = upserts[0]
-    if (!first) continue
-    const columns = Object.keys(first)
-    const updates = columns.filter((c) => !keys.includes(c))
-    const chunk = Math.max(1, Math.floor(caps.maxParams / columns.length))
-    for (let i = 0; i < upserts.length; i += chunk) {
-      await db
-        .insertInto(table)
-        .values(upserts.slice(i, i + chunk))
-        .onConflict((oc) =>
-          oc
-            .columns(keys as string[])
-            .doUpdateSet((eb) =>
-              Object.fromEntries(updates.map((c) => [c, eb.ref(`excluded.${c}`)])),
-            ),
-        )
-        .execute()
-    }
+    for (const rows of byColumns.values()) await writer.upsert(trx, table, STATE_KEYS[table], rows)
   }
 }

@@ -66,9 +66,18 @@ for (const dialect of DIALECTS) {
       expect(await t.store.getCheckpoint(CHAIN)).toBeUndefined()
       await t.store.applyBatch(batch(1, 3, { state: [balance(A, 5n, 3)] }))
       expect(await t.store.getCheckpoint(CHAIN)).toEqual({ blockNumber: 3, blockHash: '0xh3' })
-      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, ids: [A] })
+      const rows = await t.store.readState({
+        table: 'token_balances',
+        chainId: CHAIN,
+        keys: [{ address: A }],
+      })
       expect(rows.map((r) => r.balance)).toEqual([toU256(5n)])
-      expect(await t.store.getBlockHash({ chainId: CHAIN, blockNumber: 2 })).toBe('0xh2')
+      expect(await t.store.getBlockHashes({ chainId: CHAIN, from: 2, to: 5 })).toEqual(
+        new Map([
+          [2, '0xh2'],
+          [3, '0xh3'],
+        ]),
+      )
     })
 
     test('behavior: migrate is idempotent', async () => {
@@ -104,10 +113,14 @@ for (const dialect of DIALECTS) {
         blockNumber: 1,
         blockHash: '0xh1',
       })
-      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, ids: [A, B] })
+      const rows = await t.store.readState({
+        table: 'token_balances',
+        chainId: CHAIN,
+        keys: [{ address: A }, { address: B }],
+      })
       expect(rows.map((r) => [r.address, r.balance])).toEqual([[A, toU256(1n)]])
       expect(await t.store.getCheckpoint(CHAIN)).toEqual({ blockNumber: 1, blockHash: '0xh1' })
-      expect(await t.store.getBlockHash({ chainId: CHAIN, blockNumber: 2 })).toBeUndefined()
+      expect(await t.store.getBlockHashes({ chainId: CHAIN, from: 2, to: 2 })).toEqual(new Map())
     })
 
     test('behavior: a multi-block batch is undone whole', async () => {
@@ -115,7 +128,11 @@ for (const dialect of DIALECTS) {
       await t.store.applyBatch(batch(1, 2, { state: [balance(A, 1n, 2)] }))
       await t.store.applyBatch(batch(3, 6, { state: [balance(A, 2n, 6)] }))
       expect((await t.store.revert({ chainId: CHAIN, toBlock: 4 })).blockNumber).toBe(2)
-      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, ids: [A] })
+      const rows = await t.store.readState({
+        table: 'token_balances',
+        chainId: CHAIN,
+        keys: [{ address: A }],
+      })
       expect(rows.map((r) => r.balance)).toEqual([toU256(1n)])
     })
 

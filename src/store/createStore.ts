@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely'
 import { applyBatch, type BatchWrite } from './applyBatch.ts'
+import { createRowWriter } from './createRowWriter.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
 import { migrateToLatest } from './migrateToLatest.ts'
 import { openDatabase } from './openDatabase.ts'
 import { parseDbError } from './parseDbError.ts'
-import { revertBatches } from './revertBatches.ts'
+import { type RevertHook, revertBatches } from './revertBatches.ts'
 import type { Database } from './schema.ts'
 import { STATE_KEYS, type StateTable } from './stateTables.ts'
 
@@ -22,28 +23,43 @@ export type Store = {
   ping(): Promise<void>
   migrate(): Promise<{ applied: string[] }>
   getCheckpoint(chainId: number): Promise<Checkpoint | undefined>
-  getBlockHash(args: { chainId: number; blockNumber: number }): Promise<string | undefined>
-  /** Current rows of a state table for the given keys' first columns (see `stateQuery`). */
+  /** Stored block hashes of `from..to` (inclusive) by number; heights not stored are absent. */
+  getBlockHashes(args: { chainId: number; from: number; to: number }): Promise<Map<number, string>>
+  /**
+   * Current rows of a state table matching any of `keys`: each names the same key columns
+   * (chain aside), e.g. `{ address, token }` for token balances, `{ owner }` for every
+   * approval of an owner. Reads exactly the rows asked for, through the primary key.
+   */
   readState<T extends StateTable>(args: {
     table: T
     chainId: number
-    /** Values of the table's first key column (address/owner; for tokens: token address). */
-    ids: readonly string[]
+    keys: readonly StateKeyPrefix[]
   }): Promise<Database[T][]>
   /** Addresses holding a token (any balance row), for re-reading rebasing tokens. */
   tokenHolders(args: { chainId: number; token: string }): Promise<string[]>
   applyBatch(batch: BatchWrite): Promise<void>
   /** See `revertBatches`: returns the block the store landed on. */
-  revert(args: { chainId: number; toBlock: number }): Promise<{ blockNumber: number }>
+  revert(args: {
+    chainId: number
+    toBlock: number
+    alongside?: RevertHook
+  }): Promise<{ blockNumber: number }>
   /** Forgets undo entries of batches that are final (ending at or below `belowBlock`). */
   pruneUndo(args: { chainId: number; belowBlock: number }): Promise<void>
   close(): Promise<void>
 }
 
+/** Some key columns of a state table (not `chain_id`) and their values. */
+export type StateKeyPrefix = Readonly<Record<string, string>>
+
+/** The state reads of an indexing batch: the store's, or the store with pending batches. */
+export type StateReader = Pick<Store, 'readState' | 'tokenHolders'>
+
 const READ_CHUNK = 500
 
 export function createStore({ url, poolSize }: { url: string; poolSize?: number }): Store {
-  const { db, caps } = openDatabase({ url, ...(poolSize ? { poolSize } : {}) })
+  const { db, caps, sqlite } = openDatabase({ url, ...(poolSize ? { poolSize } : {}) })
+  const writer = createRowWriter({ caps, db, sqlite })
   const guard = async <T>(context: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work()
@@ -79,31 +95,48 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
           .executeTakeFirst()
         return row ? { blockNumber: row.block_number, blockHash: row.block_hash } : undefined
       }),
-    getBlockHash: ({ chainId, blockNumber }) =>
-      guard('read block', async () => {
-        const row = await db
+    getBlockHashes: ({ chainId, from, to }) =>
+      guard('read blocks', async () => {
+        const rows = await db
           .selectFrom('blocks')
-          .select('hash')
+          .select(['number', 'hash'])
           .where('chain_id', '=', chainId)
-          .where('number', '=', blockNumber)
-          .executeTakeFirst()
-        return row?.hash
+          .where('number', '>=', from)
+          .where('number', '<=', to)
+          .execute()
+        return new Map(rows.map((r) => [r.number, r.hash]))
       }),
-    readState: ({ table, chainId, ids }) =>
+    readState: ({ table, chainId, keys }) =>
       guard(`read ${table}`, async () => {
         // biome-ignore lint/suspicious/noExplicitAny: table is one of the state tables.
         const anyDb = db as Kysely<any>
-        const first = STATE_KEYS[table].find((k) => k !== 'chain_id') as string
         const out: Database[typeof table][] = []
-        const unique = [...new Set(ids)]
-        for (let i = 0; i < unique.length; i += READ_CHUNK) {
-          const rows = await anyDb
-            .selectFrom(table)
-            .selectAll()
-            .where('chain_id', '=', chainId)
-            .where(first, 'in', unique.slice(i, i + READ_CHUNK))
-            .execute()
-          out.push(...(rows as Database[typeof table][]))
+        const columns = Object.keys(keys[0] ?? {})
+        const unique = [
+          ...new Map(keys.map((k) => [columns.map((c) => k[c]).join('|'), k])).values(),
+        ]
+        const chunk = Math.max(1, Math.floor(READ_CHUNK / Math.max(1, columns.length)))
+        for (let i = 0; i < unique.length; i += chunk) {
+          const part = unique.slice(i, i + chunk)
+          let query = anyDb.selectFrom(table).selectAll().where('chain_id', '=', chainId)
+          const [only] = columns
+          if (columns.length === 1 && only)
+            query = query.where(
+              only,
+              'in',
+              part.map((k) => k[only]),
+            )
+          else
+            query = query.where((eb) =>
+              eb(
+                // biome-ignore lint/suspicious/noExplicitAny: a tuple of the asked columns.
+                (eb.refTuple as any)(...columns),
+                'in',
+                // biome-ignore lint/suspicious/noExplicitAny: a tuple of the asked columns.
+                part.map((k) => (eb.tuple as any)(...columns.map((c) => k[c]))),
+              ),
+            )
+          out.push(...((await query.execute()) as Database[typeof table][]))
         }
         return out
       }),
@@ -119,11 +152,20 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
       }),
     applyBatch: (batch) =>
       guard(`commit blocks ${batch.fromBlock}-${batch.toBlock}`, () =>
-        db.transaction().execute((trx) => applyBatch({ trx, caps, batch })),
+        db.transaction().execute((trx) => applyBatch({ trx, writer, batch })),
       ),
-    revert: ({ chainId, toBlock }) =>
+    revert: ({ chainId, toBlock, alongside }) =>
       guard(`revert to block ${toBlock}`, () =>
-        db.transaction().execute((trx) => revertBatches({ trx, caps, chainId, toBlock })),
+        db.transaction().execute((trx) =>
+          revertBatches({
+            trx,
+            caps,
+            writer,
+            chainId,
+            toBlock,
+            ...(alongside ? { alongside } : {}),
+          }),
+        ),
       ),
     pruneUndo: ({ chainId, belowBlock }) =>
       guard('prune undo', async () => {

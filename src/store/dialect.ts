@@ -16,6 +16,11 @@ export type DialectCaps = {
   maxParams: number
   /** Makes an integer column an auto-generated primary key. */
   autoId: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder
+  /**
+   * Substring index for token search: SQLite's FTS5 table with the trigram tokenizer, or a
+   * PostgreSQL `pg_trgm` GIN index (see `searchTokens`).
+   */
+  textSearch: 'fts5_trigram' | 'pg_trgm'
 }
 
 export function dialectCaps(name: DialectName): DialectCaps {
@@ -27,6 +32,7 @@ export function dialectCaps(name: DialectName): DialectCaps {
         intType: 'integer',
         maxParams: 30_000,
         autoId: (c) => c.autoIncrement().primaryKey(),
+        textSearch: 'fts5_trigram',
       }
     case 'postgres':
       return {
@@ -35,6 +41,7 @@ export function dialectCaps(name: DialectName): DialectCaps {
         intType: 'bigint',
         maxParams: 60_000,
         autoId: (c) => c.generatedAlwaysAsIdentity().primaryKey(),
+        textSearch: 'pg_trgm',
       }
     default: {
       const never: never = name

@@ -6,6 +6,9 @@ import * as m0003 from './migrations/0003_metadata.ts'
 import * as m0004 from './migrations/0004_prices.ts'
 import * as m0005 from './migrations/0005_webhooks.ts'
 import * as m0006 from './migrations/0006_svm.ts'
+import * as m0007 from './migrations/0007_key_profile.ts'
+import * as m0008 from './migrations/0008_token_search.ts'
+import * as m0009 from './migrations/0009_approvals.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -19,6 +22,9 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0004_prices': m0004,
   '0005_webhooks': m0005,
   '0006_svm': m0006,
+  '0007_key_profile': m0007,
+  '0008_token_search': m0008,
+  '0009_approvals': m0009,
 }
 
 export async function migrateToLatest({

@@ -7,7 +7,12 @@ import { ConfigError } from '../internal/errors.ts'
 import { type DialectCaps, type DialectName, dialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
 
-export type OpenDatabase = { db: Kysely<Database>; caps: DialectCaps }
+export type OpenDatabase = {
+  db: Kysely<Database>
+  caps: DialectCaps
+  /** The SQLite connection under `db` (for prepared bulk writes); undefined on PostgreSQL. */
+  sqlite: SQLite.Database | undefined
+}
 
 /** `postgres://…` / `postgresql://…` opens PostgreSQL; anything else is a SQLite file path. */
 export function databaseDialect(url: string): DialectName {
@@ -37,7 +42,11 @@ export function openDatabase({
     })
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {})
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), caps }
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      caps,
+      sqlite: undefined,
+    }
   }
   const file = url.replace(/^sqlite:(\/\/)?/i, '')
   if (file === '') throw new ConfigError('The database path is empty.')
@@ -46,5 +55,9 @@ export function openDatabase({
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), caps }
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    caps,
+    sqlite,
+  }
 }

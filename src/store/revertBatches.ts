@@ -1,13 +1,23 @@
 import type { Kysely, Transaction } from 'kysely'
 import { FatalIndexerError } from '../internal/errors.ts'
-import { revertWebhookDeliveries } from '../webhooks/revertWebhookDeliveries.ts'
-import { BATCH_MARKER, writeState } from './applyBatch.ts'
+import { BATCH_MARKER, keyString, writeState } from './applyBatch.ts'
+import type { RowWriter } from './createRowWriter.ts'
 import type { DialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
 import { APPEND_TABLES, type StateChange, type StateTable } from './stateTables.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: generic over the tables.
 type AnyDb = Kysely<any>
+
+/** Work that must revert with the store's own tables, in the same transaction. */
+export type RevertHook = (args: {
+  trx: Transaction<Database>
+  caps: DialectCaps
+  writer: RowWriter
+  chainId: number
+  /** Everything after this block was removed. */
+  afterBlock: number
+}) => Promise<void>
 
 /**
  * Undoes every kept batch that reaches past `toBlock`, newest change first, and removes their
@@ -19,13 +29,18 @@ type AnyDb = Kysely<any>
 export async function revertBatches({
   trx,
   caps,
+  writer,
   chainId,
   toBlock,
+  alongside,
 }: {
   trx: Transaction<Database>
   caps: DialectCaps
+  writer: RowWriter
   chainId: number
   toBlock: number
+  /** More work of the same revert, in its transaction (webhooks retract the reverted blocks). */
+  alongside?: RevertHook
 }): Promise<{ blockNumber: number; blockHash: string | undefined }> {
   const db = trx as unknown as AnyDb
   const checkpoint = await db
@@ -66,15 +81,19 @@ export async function revertBatches({
     .where('to_block', '>', landing)
     .orderBy('id', 'desc')
     .execute()
+  // Newest first: what a key ends at is the previous row of its oldest undone change.
+  const restore = new Map<string, StateChange>()
   for (const entry of entries) {
     if (entry.table_name === BATCH_MARKER) continue
-    const change = {
-      table: entry.table_name as StateTable,
-      key: JSON.parse(entry.row_key),
+    const table = entry.table_name as StateTable
+    const key = JSON.parse(entry.row_key)
+    restore.set(`${table}|${keyString(table, key)}`, {
+      table,
+      key,
       row: entry.prev === null ? null : JSON.parse(entry.prev),
-    } as StateChange
-    await writeState({ db, caps, changes: [change] })
+    } as StateChange)
   }
+  await writeState({ trx, writer, changes: [...restore.values()] })
   await db
     .deleteFrom('undo_log')
     .where('chain_id', '=', chainId)
@@ -83,8 +102,7 @@ export async function revertBatches({
   for (const [table, column] of Object.entries(APPEND_TABLES)) {
     await db.deleteFrom(table).where('chain_id', '=', chainId).where(column, '>', landing).execute()
   }
-  // Webhooks: delivered events of the reverted blocks go out again as removed.
-  await revertWebhookDeliveries({ trx, caps, chainId, afterBlock: landing })
+  await alongside?.({ trx, caps, writer, chainId, afterBlock: landing })
 
   const block = await db
     .selectFrom('blocks')

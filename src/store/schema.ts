@@ -35,6 +35,17 @@ export type Database = {
   svm_tokens: SvmTokenTable
   svm_prices: SvmPriceTable
   svm_transactions: SvmTransactionTable
+  token_holder_counts: TokenHolderCountTable
+}
+
+/** Kept by triggers on `token_balances` (migration 0007); never written by code. */
+export type TokenHolderCountTable = {
+  chain_id: number
+  token: string
+  /** Holders with a non-zero balance. */
+  holders: number
+  /** Holders that ever sent the token. */
+  senders: number
 }
 
 export type AbiTable = {
@@ -74,6 +85,8 @@ export type ApiKeyTable = {
   rps: number | null
   created_at: number
   revoked_at: number | null
+  /** Response profile (`default`, `sim`); null = the server's default. */
+  profile: string | null
 }
 
 export type UsageTable = {
@@ -233,17 +246,26 @@ export type TokenTable = {
   block_number: number
 }
 
-export type ApprovalKind = 'erc20' | 'operator'
+/** `erc20`: allowance on the token; `operator`: ApprovalForAll (ERC721/ERC1155); `permit2`: allowance through the Permit2 contract. */
+export type ApprovalKind = 'erc20' | 'operator' | 'permit2'
 
 export type ApprovalTable = {
   owner: string
   chain_id: number
+  /** The token (for `permit2`: the token Permit2 may move, not Permit2 itself). */
   token: string
   spender: string
   kind: ApprovalKind
-  /** ERC20: the allowance; operator approvals: 1 or 0. */
+  /** ERC20 and Permit2: the allowance as the node reads it; operator approvals: 1. */
   allowance: string
+  /** Block of the batch that last wrote the row. */
   block_number: number
+  /** The approval event that set it (a transferFrom that spends it keeps these). */
+  approved_block: number | null
+  approved_time: number | null
+  tx_hash: string | null
+  /** Permit2 only: unix seconds after which the allowance cannot be used. */
+  expiration: number | null
 }
 
 export type UndoLogTable = {

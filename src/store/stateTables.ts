@@ -10,7 +10,7 @@ export const STATE_KEYS = {
   token_balances: ['address', 'chain_id', 'token'],
   nft_holdings: ['address', 'chain_id', 'contract', 'token_id'],
   tokens: ['chain_id', 'address'],
-  approvals: ['owner', 'chain_id', 'token', 'spender'],
+  approvals: ['owner', 'chain_id', 'token', 'spender', 'kind'],
   pools: ['chain_id', 'address'],
   token_prices: ['chain_id', 'token'],
   token_price_hours: ['chain_id', 'token', 'hour'],

@@ -1,13 +1,13 @@
-/** A binary max-heap ordered by `score` (highest first). */
+/** A binary max-heap: `above(a, b)` says whether `a` comes out before `b`. */
 export type MaxHeap<T> = {
   push(item: T): void
   pop(): T | undefined
   readonly size: number
 }
 
-export function createMaxHeap<T>(score: (item: T) => number): MaxHeap<T> {
+export function createMaxHeap<T>(above: (a: T, b: T) => boolean): MaxHeap<T> {
   const items: T[] = []
-  const higher = (i: number, j: number) => score(items[i]!) > score(items[j]!)
+  const higher = (i: number, j: number) => above(items[i]!, items[j]!)
   const swap = (i: number, j: number) => {
     const t = items[i]!
     items[i] = items[j]!

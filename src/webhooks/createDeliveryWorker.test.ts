@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { createWebhookReceiver } from '../../test/support/createWebhookReceiver.ts'
-import { createMeter } from '../api/metering/createMeter.ts'
+import { createMeter } from '../accounts/createMeter.ts'
 import { silentLogger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './createDeliveryWorker.ts'

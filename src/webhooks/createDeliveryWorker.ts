@@ -1,6 +1,6 @@
 import type { lookup as dnsLookup } from 'node:dns'
 import type { Kysely, Selectable } from 'kysely'
-import type { Meter } from '../api/metering/createMeter.ts'
+import type { Meter } from '../accounts/createMeter.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
 import type { Database, WebhookDeliveryTable } from '../store/schema.ts'

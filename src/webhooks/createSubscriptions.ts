@@ -291,9 +291,18 @@ async function bumpVersion(trx: Transaction<Database>): Promise<void> {
     .execute()
 }
 
-/** Ids sort by creation time (listing order), with 64 random bits. */
+/**
+ * A UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits. It sorts by
+ * creation time (listing order), and it is the UUID the hosted API's webhook paths take.
+ * (Ids made before this were `sub_…`; they keep working, and list after these.)
+ */
 function newId(time: number): string {
-  return `sub_${time.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`
+  const bytes = randomBytes(16)
+  bytes.writeUIntBE(time, 0, 6)
+  bytes[6] = 0x70 | (bytes[6]! & 0x0f)
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f)
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 /** The HMAC key is this whole string, as UTF-8. */

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import type { Insertable } from 'kysely'
-import {
-  type ActivityFunction,
-  type ActivityItem,
-  toActivityItem,
-} from '../api/routes/toActivityItem.ts'
-import { type TransactionItem, toTransactionItem } from '../api/routes/toTransactionItem.ts'
 import { nativeCurrency } from '../chains/nativeCurrencies.ts'
 import { createAbiRegistry } from '../evm/abi/createAbiRegistry.ts'
 import type { HistoryRows } from '../evm/derive/deriveHistory.ts'
 import type { Address } from '../evm/types.ts'
-import type { BatchPriceOf } from '../prices/loadBatchPrices.ts'
+import {
+  type ActivityFunction,
+  type ActivityItem,
+  describeCall,
+  toActivityItem,
+} from '../items/toActivityItem.ts'
+import { type TransactionItem, toTransactionItem } from '../items/toTransactionItem.ts'
+import type { BatchPriceOf } from '../prices/createPriceGraph.ts'
 import type { Database, TokenTable, WebhookDeliveryTable } from '../store/schema.ts'
 import type { ChainSubscriptions } from './loadActiveSubscriptions.ts'
 import type { BalanceChange } from './readBalanceChanges.ts'
@@ -242,16 +243,8 @@ function callFunction(
   transactions: HistoryRows['transactions'],
 ): ActivityFunction | undefined {
   if (row.type !== 'call' || !row.function_selector) return undefined
-  const fn: ActivityFunction = { selector: row.function_selector }
   const input = transactions.find(
     (t) => t.block_number === row.block_number && t.tx_index === row.tx_index,
   )?.input
-  const decoded = input === undefined ? undefined : registry.decodeCall(input)
-  const known = decoded ?? registry.lookupFunction(row.function_selector)
-  if (known) {
-    fn.signature = known.signature
-    fn.name = known.name
-  }
-  if (decoded) fn.inputs = decoded.inputs
-  return fn
+  return describeCall({ registry, selector: row.function_selector, input })
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable, Transaction } from 'kysely'
-import type { DialectCaps } from '../store/dialect.ts'
-import { insertRows } from '../store/insertRows.ts'
+import type { RowWriter } from '../store/createRowWriter.ts'
 import type { Database, WebhookDeliveryTable } from '../store/schema.ts'
 
 /**
@@ -12,13 +11,13 @@ import type { Database, WebhookDeliveryTable } from '../store/schema.ts'
  */
 export async function revertWebhookDeliveries({
   trx,
-  caps,
+  writer,
   chainId,
   afterBlock,
   now = Date.now(),
 }: {
   trx: Transaction<Database>
-  caps: DialectCaps
+  writer: RowWriter
   chainId: number
   afterBlock: number
   now?: number
@@ -48,12 +47,11 @@ export async function revertWebhookDeliveries({
     )
     .orderBy('seq')
     .execute()
-  await insertRows({
-    db: trx,
-    table: 'webhook_deliveries',
-    rows: delivered.map((d) => removalOf(d, now)),
-    maxParams: caps.maxParams,
-  })
+  await writer.insert(
+    trx,
+    'webhook_deliveries',
+    delivered.map((d) => removalOf(d, now)),
+  )
   await reverted.set({ reverted: 1 }).where('reverted', '=', 0).execute()
 }
 

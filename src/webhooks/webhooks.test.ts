@@ -19,7 +19,7 @@ import {
 import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
 import { type Anvil, startAnvil } from '../dev/startAnvil.ts'
-import { createChainIndexer } from '../evm/indexer/createChainIndexer.ts'
+import { createChainIndexer } from '../indexer/createChainIndexer.ts'
 import { silentLogger } from '../internal/logger.ts'
 import { createDeliveryWorker } from './createDeliveryWorker.ts'
 import { verifyWebhookSignature } from './signWebhook.ts'

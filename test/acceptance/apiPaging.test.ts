@@ -216,8 +216,8 @@ for (const dialect of DIALECTS) {
         const blocks = activity.items.map((i) => i.block_number as number)
         expect(blocks).toEqual([...blocks].sort((a, b) => b - a))
         const txs = await walk(`/v1/evm/transactions/${wallet}?chain_ids=1`, 'transactions', 7)
-        const order = txs.items.map((i) => [i.block_number, i.index] as [number, number])
-        const sorted = [...order].sort((a, b) => b[0] - a[0] || b[1] - a[1])
+        const order = txs.items.map((i) => [Number(i.block_number), Number(i.index)])
+        const sorted = [...order].sort((a, b) => b[0]! - a[0]! || b[1]! - a[1]!)
         expect(order).toEqual(sorted)
       }
     })
@@ -265,6 +265,8 @@ for (const dialect of DIALECTS) {
             'query:metadata',
             'query:exclude_spam_tokens',
             'query:historical_prices',
+            'query:block_number',
+            'query:at',
             'query:offset',
             'query:limit',
           ],
@@ -278,6 +280,8 @@ for (const dialect of DIALECTS) {
             'path:address',
             'path:token_address',
             'query:chain_ids',
+            'query:block_number',
+            'query:at',
           ],
           '/v1/evm/activity/:address': [
             'path:address',
@@ -315,6 +319,13 @@ for (const dialect of DIALECTS) {
             'path:address',
             'query:limit',
             'query:offset',
+          ],
+          '/v1/evm/search/tokens': ['query:query', 'query:chain_ids', 'query:limit'],
+          '/v1/evm/approvals/:address': [
+            'path:address',
+            'query:chain_ids',
+            'query:offset',
+            'query:limit',
           ],
           '/v1/evm/supported-chains': [],
           '/v1/status': [],

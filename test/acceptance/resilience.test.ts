@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
-import { createChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
+import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import { createStore } from '../../src/store/createStore.ts'
 import { createFaultProxy } from '../support/createFaultProxy.ts'
@@ -154,7 +154,7 @@ describe('resilience', () => {
   test('behavior: a node without eth_getBlockReceipts and debug traces is read per transaction and with trace_block', async () => {
     const proxy = await createMethodFilterProxy({
       target: anvil.rpcUrl,
-      hide: ['eth_getBlockReceipts', 'debug_traceBlockByNumber'],
+      hide: ['eth_getBlockReceipts', 'debug_traceBlockByHash'],
     })
     const t = await createTestStore('sqlite')
     try {

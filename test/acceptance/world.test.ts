@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
-import { createChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
+import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import { compareWithNode } from '../support/compareWithNode.ts'
 import { createTestStore, DIALECTS } from '../support/createTestStore.ts'

@@ -1,6 +1,8 @@
+import type { ChainConfig } from '../../src/config/types.ts'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
-import { createChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
+import { worldPricing } from '../../src/dev/worldPricing.ts'
+import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import type { Store } from '../../src/store/createStore.ts'
 import { runIndexer, testChainConfig } from './testChain.ts'
@@ -8,6 +10,8 @@ import { runIndexer, testChainConfig } from './testChain.ts'
 export type IndexedWorld = {
   anvil: Anvil
   world: World
+  /** The chain as the indexer sees it (with the world's pricing when `priced`). */
+  chain: ChainConfig
   /** Indexes the world into a store (any number of times) and stops. */
   indexInto(store: Store): Promise<void>
   stop(): Promise<void>
@@ -18,23 +22,30 @@ export async function createIndexedWorld({
   chainId = 1,
   transfers = 2000,
   wallets = 60,
+  priced = false,
 }: {
   chainId?: number
   transfers?: number
   wallets?: number
+  /** Index with the world's dollar, WETH and Uniswap factories, so that tokens have prices. */
+  priced?: boolean
 } = {}): Promise<IndexedWorld> {
   const anvil = await startAnvil({ chainId })
   const world = await buildWorld({ rpcUrl: anvil.rpcUrl, chainId, transfers, wallets })
+  const chain = testChainConfig({
+    chainId,
+    rpc: [anvil.rpcUrl],
+    batchSize: 50,
+    traces: 'parity',
+    ...(priced ? worldPricing(world) : {}),
+  })
   return {
     anvil,
     world,
+    chain,
     async indexInto(store) {
       const run = runIndexer({
-        indexer: createChainIndexer({
-          chain: testChainConfig({ chainId, rpc: [anvil.rpcUrl], batchSize: 50, traces: 'parity' }),
-          store,
-          logger: silentLogger(),
-        }),
+        indexer: createChainIndexer({ chain, store, logger: silentLogger() }),
         store,
       })
       await run.synced({ block: Number(world.endBlock), timeoutMs: 120_000 })

@@ -7,14 +7,22 @@ import type { AddressInfo } from 'node:net'
  */
 export async function createMethodFilterProxy({
   target,
-  hide,
+  hide = [],
+  refuse,
 }: {
   target: string
-  hide: readonly string[]
+  hide?: readonly string[]
+  /** Answers a call with this JSON-RPC error instead of forwarding it (e.g. missing state). */
+  refuse?: (call: {
+    method: string
+    params: unknown[]
+  }) => { code: number; message: string } | undefined
 }): Promise<{ url: string; seen: Map<string, number>; close(): Promise<void> }> {
   const seen = new Map<string, number>()
-  const answer = (call: { id: unknown; method: string }) => {
+  const answer = (call: { id: unknown; method: string; params?: unknown[] }) => {
     seen.set(call.method, (seen.get(call.method) ?? 0) + 1)
+    const error = refuse?.({ method: call.method, params: call.params ?? [] })
+    if (error) return { jsonrpc: '2.0', id: call.id, error }
     return hide.includes(call.method)
       ? {
           jsonrpc: '2.0',
@@ -30,7 +38,9 @@ export async function createMethodFilterProxy({
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    const calls: { id: unknown; method: string }[] = Array.isArray(body) ? body : [body]
+    const calls: { id: unknown; method: string; params?: unknown[] }[] = Array.isArray(body)
+      ? body
+      : [body]
     const refused = calls.map(answer)
     const pass = calls.filter((_, i) => refused[i] === undefined)
     let forwarded: unknown[] = []

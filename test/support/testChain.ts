@@ -1,5 +1,5 @@
 import type { ChainConfig } from '../../src/config/types.ts'
-import type { ChainIndexer } from '../../src/evm/indexer/createChainIndexer.ts'
+import type { ChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import type { Store } from '../../src/store/createStore.ts'
 
 /** A chain config for tests: small batches so that several batches and windows are exercised. */
@@ -24,6 +24,7 @@ export function testChainConfig({
     wrappedNative: null,
     dexFactories: [],
     minPoolLiquidityUsd: 1000,
+    genesis: undefined,
     ...overrides,
   }
 }

@@ -1,6 +1,8 @@
 import { PublicKey } from '@solana/web3.js'
 import { parse as parseLossless } from 'lossless-json'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
+import { encodeBase58 } from '../../src/svm/base58.ts'
 import { createSvmChain, type SvmChain } from '../../src/svm/createSvmChain.ts'
 import { METAPLEX_METADATA_PROGRAM, NATIVE_MINT } from '../../src/svm/programIds.ts'
 import type { SvmChainName } from '../../src/svm/svmDefaults.ts'
@@ -224,6 +226,22 @@ for (const dialect of DIALECTS) {
       const eclipse = await api.get(`/beta/svm/balances/${wallet}?chains=eclipse`)
       expect(chainsOf(eclipse.body)).toEqual(['eclipse'])
       expect(eclipse.headers.get('x-compute-units-cost')).toBe('1')
+      // The slot each chain was read at: at or below the node's slot right after.
+      const both = await api.get(`/beta/svm/balances/${wallet}?chains=all`)
+      const slots = parseBlockNumbers(both.headers.get('x-scry-block-numbers'))
+      expect([...slots.keys()]).toEqual(['eclipse', 'solana'])
+      for (const name of ['solana', 'eclipse'] as const) {
+        const now = await callNode<number>(chainOf(name).node.rpcUrl, 'getSlot', [
+          { commitment: 'confirmed' },
+        ])
+        expect(slots.get(name)).toBeGreaterThan(0)
+        expect(slots.get(name)).toBeLessThanOrEqual(now)
+      }
+      // An address without transactions: nothing is fetched into the store for other tests.
+      const quiet = encodeBase58(new Uint8Array(32).fill(7))
+      const txs = await api.get(`/beta/svm/transactions/${quiet}`)
+      expect(txs.status).toBe(200)
+      expect(parseBlockNumbers(txs.headers.get('x-scry-block-numbers')).has('solana')).toBe(true)
       const bad = await api.get(`/beta/svm/balances/${wallet}?chains=bitcoin`)
       expect(bad.status).toBe(400)
       expect(bad.body).toMatchInlineSnapshot(`

@@ -69,15 +69,34 @@ export async function priceBalanceRows({
     const prices = chain
       ? await readTokenPrices({ db, chain, assets, withPools })
       : new Map<Asset, AssetPrice>()
+    // Rows read at a past block are priced from the hourly points at that block's time.
+    const at = chainRows[0]?.at?.blockTime
+    const past =
+      chain && at !== undefined
+        ? await readHistoricalPrices({ db, chain, assets, offsets: [0], at })
+        : undefined
     const history =
       chain && historicalOffsets
-        ? await readHistoricalPrices({ db, chain, assets, offsets: historicalOffsets })
+        ? await readHistoricalPrices({
+            db,
+            chain,
+            assets,
+            offsets: historicalOffsets,
+            ...(at !== undefined ? { at } : {}),
+          })
         : undefined
     for (const row of chainRows) {
-      const price = prices.get(row.address)
+      const current = prices.get(row.address)
+      // Spam is judged by today's pools, also for a past block.
       if (excludeSpam && row.address !== 'native') {
-        if (!price || price.poolSizeUsd < SPAM_POOL_SIZE_USD) continue
+        if (!current || current.poolSizeUsd < SPAM_POOL_SIZE_USD) continue
       }
+      const pastUsd = past?.get(row.address)?.[0]?.price_usd
+      const price: AssetPrice | undefined = past
+        ? pastUsd === undefined
+          ? undefined
+          : { priceUsd: pastUsd, poolSizeUsd: current?.poolSizeUsd ?? 0, pool: null }
+        : current
       const decimals = row.address === 'native' ? nativeCurrency(chainId).decimals : row.decimals
       const valueUsd =
         price && decimals !== undefined

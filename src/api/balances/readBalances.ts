@@ -11,6 +11,8 @@ export type BalanceRow = {
   symbol?: string
   name?: string
   decimals?: number
+  /** Read at a past block (`block_number`/`at`) rather than at the indexed head. */
+  at?: { blockNumber: number; blockTime: number }
 }
 
 /** Which rows a list holds. */

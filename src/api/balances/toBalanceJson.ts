@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { nativeCurrency } from '../../chains/nativeCurrencies.ts'
+import { formatTime } from '../../utils/formatTime.ts'
 import type { ApiContext } from '../apiContext.ts'
 import { chainName } from '../params.ts'
 import { HistoricalPricesSchema, PoolSchema, toPoolJson } from '../prices/priceSchemas.ts'
@@ -25,6 +26,10 @@ export const BalanceSchema = Type.Object({
   low_liquidity: Type.Optional(Type.Boolean({ description: '`pool_size` < 10,000 USD' })),
   historical_prices: Type.Optional(HistoricalPricesSchema),
   pool: Type.Optional(PoolSchema),
+  block_number: Type.Optional(
+    Type.Integer({ description: 'With block_number or at: the block the amount was read at' }),
+  ),
+  block_time: Type.Optional(Type.String({ description: 'With block_number or at: its time' })),
 })
 export type BalanceJson = Static<typeof BalanceSchema>
 
@@ -49,6 +54,9 @@ export function toBalanceJson({
   }
   const extras = {
     ...(row.historical ? { historical_prices: row.historical } : {}),
+    ...(row.at
+      ? { block_number: row.at.blockNumber, block_time: formatTime(row.at.blockTime) }
+      : {}),
     ...(withPool && price?.pool
       ? { pool: toPoolJson({ chainId: row.chainId, pool: price.pool }) }
       : {}),
@@ -72,7 +80,8 @@ export function toBalanceJson({
     amount: row.amount.toString(),
     ...(row.decimals !== undefined ? { decimals: row.decimals } : {}),
     ...prices,
-    ...(price
+    // A past price comes from the hourly points, which do not say how deep the pool was then.
+    ...(price && !row.at
       ? { pool_size: price.poolSizeUsd, low_liquidity: price.poolSizeUsd < LOW_LIQUIDITY_USD }
       : {}),
     ...extras,

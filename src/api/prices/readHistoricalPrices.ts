@@ -19,21 +19,27 @@ export async function readHistoricalPrices({
   chain,
   assets,
   offsets,
+  at,
 }: {
   db: Kysely<Database>
   chain: Pick<ChainConfig, 'chainId' | 'usdc' | 'wrappedNative'>
   assets: readonly Asset[]
   offsets: readonly number[]
+  /** The time offsets count back from (unix seconds). Default: the indexed head's time. */
+  at?: number
 }): Promise<Map<Asset, HistoricalPrice[]>> {
   const out = new Map<Asset, HistoricalPrice[]>()
   if (offsets.length === 0 || assets.length === 0) return out
-  const head = await db
-    .selectFrom('blocks')
-    .select('timestamp')
-    .where('chain_id', '=', chain.chainId)
-    .orderBy('number', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const head =
+    at === undefined
+      ? await db
+          .selectFrom('blocks')
+          .select('timestamp')
+          .where('chain_id', '=', chain.chainId)
+          .orderBy('number', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      : { timestamp: at }
   const now = head?.timestamp ?? Math.floor(Date.now() / 1000)
   const tokenOf = (asset: Asset) => (asset === 'native' ? chain.wrappedNative : asset)
   const tokens = [...new Set(assets.map(tokenOf).filter((t): t is Address => t !== null))]

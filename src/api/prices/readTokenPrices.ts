@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { ChainConfig } from '../../config/types.ts'
+import type { PoolType } from '../../evm/poolTypes.ts'
 import type { Address } from '../../evm/types.ts'
-import type { PoolType } from '../../prices/poolTypes.ts'
 import type { Database } from '../../store/schema.ts'
 
 /** An asset as the API names it: a token address, or `native`. */

@@ -1,7 +1,9 @@
 import { Type } from 'typebox'
-import { abiRegistryForApi } from '../../evm/abi/abiRegistryForApi.ts'
+import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
+import { abiRegistryForApi } from '../abiRegistryForApi.ts'
 import type { ApiContext } from '../apiContext.ts'
+import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
   ADDRESS_PATTERN,
@@ -18,7 +20,6 @@ import {
 import { type AssetPrice, readTokenPrices } from '../prices/readTokenPrices.ts'
 import { meterRequest } from '../registerAuth.ts'
 import { parseListParam } from './parseListParam.ts'
-import { type ActivityFunction, toActivityItem } from './toActivityItem.ts'
 
 const ACTIVITY_TYPES = ['send', 'receive', 'mint', 'burn', 'swap', 'approve', 'call'] as const
 const ASSET_TYPES = ['native', 'erc20', 'erc721', 'erc1155'] as const
@@ -26,7 +27,7 @@ const DEFAULT_LIMIT = 20
 const MAX_LIMIT = 100
 const COST = 3
 
-const DecodedValue = Type.Unknown({ description: 'string, array or object of strings' })
+const DecodedValue = Type.String({ description: 'Arrays and tuples as JSON text' })
 const FunctionSchema = Type.Object({
   selector: Type.String(),
   signature: Type.Optional(Type.String()),
@@ -138,6 +139,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
       const token = query.token_address === undefined ? undefined : lower(query.token_address)
       const limit = clampLimit(query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
       await meterRequest({ ctx, request, reply, cost: COST })
+      await markChainsRead({ store: ctx.store, reply, chainIds })
 
       const scope = [
         'activity',
@@ -241,14 +243,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
           const input = inputBy.get(
             `${Number(row.chain_id)}:${Number(row.block_number)}:${Number(row.tx_index)}`,
           )
-          const decoded = input === undefined ? undefined : registry.decodeCall(input)
-          const known = decoded ?? registry.lookupFunction(row.function_selector)
-          fn = { selector: row.function_selector }
-          if (known) {
-            fn.signature = known.signature
-            fn.name = known.name
-          }
-          if (decoded) fn.inputs = decoded.inputs
+          fn = describeCall({ registry, selector: row.function_selector, input })
         }
         const tokenRow = row.token_address
           ? tokenBy.get(`${Number(row.chain_id)}:${row.token_address}`)

@@ -18,6 +18,10 @@ type Row = {
   decimals?: number
 }
 
+/** `request_time` / `response_time` of an answer (RFC 3339 with milliseconds). */
+const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/)
+const TIMES = { request_time: TIME, response_time: TIME }
+
 const STRANGER = '0x00000000000000000000000000000000000000aa'
 const UNKNOWN_TOKEN = '0x1111111111111111111111111111111111111111'
 const QUOTA_ERROR = { error: 'This request would exceed your compute-unit quota' }
@@ -214,7 +218,8 @@ for (const dialect of DIALECTS) {
       expect(await get('metadata=pools')).toEqual(full)
       const withHistory = full.map((r) => ({ ...r, historical_prices: [] }))
       expect(await get('historical_prices=1,24,168')).toEqual(withHistory)
-      expect(await get('historical_prices=0')).toEqual(withHistory)
+      expect(await get('historical_prices=01')).toEqual(withHistory)
+      expect((await api.get(`/v1/evm/balances/${wallet}?historical_prices=0`)).status).toBe(400)
       // Unpriced rows carry no price field.
       const allowed = new Set([
         'historical_prices',
@@ -237,7 +242,7 @@ for (const dialect of DIALECTS) {
         const r = await api.get(`/v1/evm/balances/${wallet}/stablecoins?chain_ids=1`)
         expect(r.status).toBe(200)
         expect(r.headers.get('x-compute-units-cost')).toBe('1')
-        expect(r.body).toEqual({ wallet_address: wallet, balances: expected })
+        expect(r.body).toEqual({ wallet_address: wallet, balances: expected, ...TIMES })
         const viaFilter = await api.get(`/v1/evm/balances/${wallet}?asset_class=stablecoin`)
         expect(viaFilter.body.balances).toEqual(expected)
         if (expected.length > 0) {
@@ -305,6 +310,7 @@ for (const dialect of DIALECTS) {
       expect(native.body).toEqual({
         wallet_address: wallet,
         balances: [lists.get(wallet)!.find((r) => r.address === 'native')],
+        ...TIMES,
       })
       for (const token of indexed.world.tokens) {
         const address = token.address.toLowerCase()
@@ -332,6 +338,7 @@ for (const dialect of DIALECTS) {
             decimals: 6,
           },
         ],
+        ...TIMES,
       })
       const zeroNative = await api.get(`/v1/evm/balances/${STRANGER}/token/native?chain_ids=1`)
       expect(zeroNative.body.balances[0]).toMatchObject({ address: 'native', amount: '0' })
@@ -390,6 +397,7 @@ for (const dialect of DIALECTS) {
             chain_ids: [10],
           },
         ],
+        ...TIMES,
       })
     })
 
@@ -517,7 +525,7 @@ for (const dialect of DIALECTS) {
       expect(hours.body).toEqual({
         error: {
           message:
-            'Invalid historical_prices: expected 1 to 3 comma-separated whole numbers of hours.',
+            'Invalid historical_prices: expected 1 to 3 comma-separated whole numbers of hours (1 or more).',
           code: 'BAD_REQUEST',
         },
       })

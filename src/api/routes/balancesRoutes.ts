@@ -9,17 +9,27 @@ import {
   parseMetadata,
   stablecoinsOf,
 } from '../balances/parseBalanceQuery.ts'
+import { type PastTarget, parsePastQuery } from '../balances/parsePastQuery.ts'
 import {
   type BalancePosition,
   comparePositions,
   priceBalanceRows,
 } from '../balances/priceBalanceRows.ts'
-import { type BalanceSelection, readBalanceRows, readOneBalance } from '../balances/readBalances.ts'
+import {
+  type BalanceRow,
+  type BalanceSelection,
+  readBalanceRows,
+  readOneBalance,
+} from '../balances/readBalances.ts'
+import { type PastBlock, readBalanceRowsAt, resolvePastBlock } from '../balances/readBalancesAt.ts'
 import { BalanceSchema, toBalanceJson } from '../balances/toBalanceJson.ts'
+import { markChainsRead, setBlockNumbers } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
   ADDRESS_PATTERN,
   AddressParam,
+  AnswerTimesSchema,
+  answerTimes,
   ChainIdsQuery,
   clampLimit,
   FlagQuery,
@@ -46,6 +56,7 @@ const BalancesResponse = Type.Object({
   balances: Type.Array(BalanceSchema),
   warnings: Type.Optional(Type.Array(WarningSchema)),
   next_offset: Type.Optional(Type.String()),
+  ...AnswerTimesSchema,
 })
 
 /**
@@ -80,6 +91,8 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
               description: 'Up to 3 comma-separated whole numbers of hours in the past',
             }),
           ),
+          block_number: BlockNumberQuery,
+          at: AtQuery,
           offset: OffsetQuery,
           limit: LimitQuery,
         }),
@@ -88,6 +101,7 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
     },
     async (request, reply) => {
       const q = request.query
+      const past = parsePastQuery({ blockNumber: q.block_number, at: q.at })
       const filterType = parseFilterType({ filterType: q.filter_type, filters: q.filters })
       const metadata = parseMetadata(q.metadata)
       const historicalOffsets = parseHistoricalPrices(q.historical_prices)
@@ -108,6 +122,7 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         excludeSpam,
         historicalOffsets,
         withPools: metadata.includes('pools'),
+        past,
       })
     },
   )
@@ -143,6 +158,7 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         excludeSpam: false,
         historicalOffsets: undefined,
         withPools: false,
+        past: undefined,
       })
     },
   )
@@ -161,12 +177,15 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         }),
         querystring: Type.Object({
           chain_ids: Type.String({ maxLength: 100, description: 'Exactly one numeric chain id' }),
+          block_number: BlockNumberQuery,
+          at: AtQuery,
         }),
         response: {
           200: Type.Object({
             wallet_address: Type.String(),
             balances: Type.Array(BalanceSchema),
             warnings: Type.Optional(Type.Array(WarningSchema)),
+            ...AnswerTimesSchema,
           }),
         },
       },
@@ -181,11 +200,31 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         input: String(chainId),
         endpoint: 'balances',
       })
+      const past = parsePastQuery({ blockNumber: request.query.block_number, at: request.query.at })
       await meterRequest({ ctx, request, reply, cost: SINGLE_TOKEN_COST })
-      if (chainIds.length === 0) return { wallet_address: wallet, balances: [], warnings }
+      if (!past) await markChainsRead({ store: ctx.store, reply, chainIds })
+      if (chainIds.length === 0) {
+        return { wallet_address: wallet, balances: [], warnings, ...answerTimes(reply) }
+      }
       const row = await readOneBalance({ db: ctx.store.db, wallet, chainId, address })
       if (!row) {
         throw new ApiError('NOT_FOUND', `No ERC20 token ${address} is known on chain ${chainId}.`)
+      }
+      if (past) {
+        const [block] = await readPastBlocks({ ctx, reply, chainIds: [chainId], target: past })
+        const [atBlock] = await readBalanceRowsAt({
+          db: ctx.store.db,
+          rpc: apiRpc(ctx, chainId),
+          block: block!,
+          selection: {
+            wallet,
+            natives: address === 'native',
+            tokens: address !== 'native',
+            only: { tokens: () => (address === 'native' ? [] : [address]), hasNative: () => true },
+          },
+        })
+        const at = { blockNumber: block!.blockNumber, blockTime: block!.blockTime }
+        Object.assign(row, { amount: atBlock?.amount ?? 0n, at })
       }
       const [priced] = await priceBalanceRows({
         db: ctx.store.db,
@@ -198,6 +237,7 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
       return {
         wallet_address: wallet,
         balances: priced ? [toBalanceJson({ ctx, row: priced })] : [],
+        ...answerTimes(reply),
       }
     },
   )
@@ -219,6 +259,7 @@ async function listBalances({
   excludeSpam,
   historicalOffsets,
   withPools,
+  past,
 }: {
   ctx: ApiContext
   request: FastifyRequest
@@ -235,9 +276,13 @@ async function listBalances({
   excludeSpam: boolean
   historicalOffsets: number[] | undefined
   withPools: boolean
+  /** `block_number` / `at`: read at a past block instead of the indexed head. */
+  past: PastTarget | undefined
 }) {
+  // A block number belongs to one chain: exactly one numeric chain id.
+  if (past && 'blockNumber' in past) parseSingleChainId(chainIdsInput)
   const { chainIds, warnings } = parseChainIds({ ctx, input: chainIdsInput, endpoint: 'balances' })
-  const scope = [...scopeParts, wallet, chainIds.join(',')].join('|')
+  const scope = [...scopeParts, JSON.stringify(past ?? null), wallet, chainIds.join(',')].join('|')
   const cursor = decodeOffset({ ctx, scope, offset })
   warnings.push(...cursor.warnings)
   await meterRequest({ ctx, request, reply, cost: chainIds.length })
@@ -249,7 +294,24 @@ async function listBalances({
     tokens,
     ...(stablecoins ? { only: stablecoinsOf(ctx) } : {}),
   }
-  const rows = await readBalanceRows({ db: ctx.store.db, selection })
+  let rows: BalanceRow[]
+  if (past) {
+    const blocks = await readPastBlocks({ ctx, reply, chainIds, target: past })
+    const perChain = await Promise.all(
+      blocks.map((block) =>
+        readBalanceRowsAt({
+          db: ctx.store.db,
+          rpc: apiRpc(ctx, block.chainId),
+          selection,
+          block,
+        }),
+      ),
+    )
+    rows = perChain.flat()
+  } else {
+    await markChainsRead({ store: ctx.store, reply, chainIds })
+    rows = await readBalanceRows({ db: ctx.store.db, selection })
+  }
   const priced = await priceBalanceRows({
     db: ctx.store.db,
     chains: ctx.chains,
@@ -269,5 +331,49 @@ async function listBalances({
     ...(rest.length > limit && last
       ? { next_offset: encodeOffset({ ctx, scope, position: last }) }
       : {}),
+    ...answerTimes(reply),
   }
+}
+
+const BlockNumberQuery = Type.Optional(
+  Type.String({
+    maxLength: 20,
+    description: 'Read the balances at this past block (exactly one numeric chain id)',
+  }),
+)
+const AtQuery = Type.Optional(
+  Type.String({
+    maxLength: 40,
+    description:
+      'Read the balances at this time (ISO 8601 or unix seconds): each chain at its last block at or before it',
+  }),
+)
+
+/** Resolves the past block of every chain and puts them in the block-numbers header. */
+async function readPastBlocks({
+  ctx,
+  reply,
+  chainIds,
+  target,
+}: {
+  ctx: ApiContext
+  reply: FastifyReply
+  chainIds: readonly number[]
+  target: PastTarget
+}): Promise<PastBlock[]> {
+  const blocks = await Promise.all(
+    chainIds.map((chainId) => resolvePastBlock({ db: ctx.store.db, chainId, target })),
+  )
+  setBlockNumbers(reply, new Map(blocks.map((b) => [b.chainId, b.blockNumber])))
+  return blocks
+}
+
+function apiRpc(ctx: ApiContext, chainId: number) {
+  const rpc = ctx.evmRpc.forChain(chainId)
+  if (!rpc) {
+    throw new ApiError('UNAVAILABLE', `No node is configured for chain ${chainId}.`, {
+      headers: { 'Retry-After': '5' },
+    })
+  }
+  return rpc
 }

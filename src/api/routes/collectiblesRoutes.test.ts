@@ -201,7 +201,8 @@ for (const dialect of DIALECTS) {
         feature: 'url_shortener',
         value: true,
         feature_score: 100,
-        feature_weight: 2,
+        // 2 of 0.5 × 3 + 1 + 2 + 2 (no flag, no classification)
+        feature_weight: 0.3077,
       })
       for (const c of scored.body.collectibles) {
         if (demo.has(c.contract_address)) expect(c.spam_score).toBeLessThan(50)
@@ -222,7 +223,8 @@ for (const dialect of DIALECTS) {
       const b = items.find((c) => c.contract_address === ipfs)
       expect(b.metadata).toEqual({
         uri: `ipfs://bafybeihpjhkeuiq3k6nqa3fkgeigeri7iebtrsuyuey5y6vy36n345xmbi/${b.token_id}.json`,
-        attributes: [{ trait_type: 'id', value: String(b.token_id) }],
+        // The published attribute shape: key (trait_type), value as text.
+        attributes: [{ key: 'id', value: String(b.token_id) }],
       })
       expect(b.description).toBe('Served by the test gateway')
       expect(b.image_url).toBe(`${gatewayUrl}bafyimage/${b.token_id}.png`)

@@ -1,16 +1,21 @@
 import { type Static, Type } from 'typebox'
 import { createSpamScorer } from '../../nft/createSpamScorer.ts'
 import { isSpamScore, type SpamExplanation } from '../../nft/scoreCollection.ts'
+import type { NftAttribute } from '../../nft/shapeMetadata.ts'
 import { DEFAULT_SPAM_LIST, type SpamList } from '../../nft/spamList.ts'
 import { fromU256 } from '../../store/u256.ts'
+import { escapeUri } from '../../utils/escapeUri.ts'
+import { formatTime } from '../../utils/formatTime.ts'
+import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
   AddressParam,
+  AnswerTimesSchema,
+  answerTimes,
   ChainIdsQuery,
   chainName,
   clampLimit,
   FlagQuery,
-  formatTime,
   INVALID_OFFSET,
   LimitQuery,
   lower,
@@ -20,6 +25,7 @@ import {
   type Warning,
   WarningSchema,
 } from '../params.ts'
+import type { ProfileShape } from '../profiles/registerProfiles.ts'
 import { meterRequest } from '../registerAuth.ts'
 
 const DEFAULT_LIMIT = 250
@@ -27,18 +33,18 @@ const MAX_LIMIT = 500
 /** With spam hidden, a page reads at most this many batches before answering short. */
 const MAX_SCAN_ROUNDS = 5
 
+/** The published attribute shape: `key` = trait_type ('' when absent), `format` = display_type. */
 const Attribute = Type.Object({
-  trait_type: Type.Optional(Type.String()),
-  value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
-  display_type: Type.Optional(Type.String()),
-  max_value: Type.Optional(Type.Number()),
+  key: Type.String(),
+  value: Type.String({ description: 'Numbers and booleans as text' }),
+  format: Type.Optional(Type.String({ description: 'display_type, e.g. number, date' })),
 })
 
 const Explanation = Type.Object({
   feature: Type.String(),
   value: Type.Optional(Type.Union([Type.Number(), Type.Boolean(), Type.String()])),
   feature_score: Type.Number(),
-  feature_weight: Type.Number(),
+  feature_weight: Type.Number({ description: 'Share of the weight in the average (0–1)' }),
 })
 
 const Collectible = Type.Object({
@@ -64,12 +70,31 @@ const Collectible = Type.Object({
   last_acquired: Type.String(),
 })
 
+const listFields = {
+  warnings: Type.Optional(Type.Array(WarningSchema)),
+  next_offset: Type.Optional(Type.String()),
+  ...AnswerTimesSchema,
+}
 const CollectiblesResponse = Type.Object({
   wallet_address: Type.String(),
   collectibles: Type.Array(Collectible),
-  warnings: Type.Optional(Type.Array(WarningSchema)),
-  next_offset: Type.Optional(Type.String()),
+  ...listFields,
 })
+type CollectiblesJson = Static<typeof CollectiblesResponse>
+
+/** The `sim` profile: the published names `address` and `entries`. */
+const simCollectibles: ProfileShape = {
+  schema: Type.Object({
+    address: Type.String(),
+    entries: Type.Array(Collectible),
+    ...listFields,
+  }),
+  from: ({ wallet_address, collectibles, ...rest }: CollectiblesJson) => ({
+    address: wallet_address,
+    entries: collectibles,
+    ...rest,
+  }),
+}
 
 type Position = [chainId: number, contract: string, tokenId: string]
 
@@ -91,6 +116,7 @@ export function createCollectiblesRoutes({
     app.get(
       '/v1/evm/collectibles/:address',
       {
+        config: { profiles: { sim: simCollectibles } },
         schema: {
           summary: 'NFTs (ERC721, ERC1155) held by a wallet',
           params: Type.Object({ address: AddressParam }),
@@ -116,6 +142,7 @@ export function createCollectiblesRoutes({
           endpoint: 'collectibles',
         })
         await meterRequest({ ctx, request, reply, cost: chainIds.length })
+        await markChainsRead({ store: ctx.store, reply, chainIds })
 
         const scope = `collectibles|${address}|${chainIds.join(',')}|filter_spam=${filterSpam}`
         let position: Position | undefined
@@ -175,6 +202,7 @@ export function createCollectiblesRoutes({
           collectibles,
           ...(warnings.length > 0 ? { warnings: warnings as Warning[] } : {}),
           ...(nextPosition ? { next_offset: ctx.cursors.encode(scope, nextPosition) } : {}),
+          ...answerTimes(reply),
         }
       },
     )
@@ -288,7 +316,8 @@ function toItem({
     item.explanations = spam.explanations
   }
   if (row.description) item.description = row.description
-  if (row.image_url) item.image_url = row.image_url
+  // A valid URI (the published schema's `format: uri`), whatever the metadata held.
+  if (row.image_url) item.image_url = escapeUri(row.image_url)
   const metadata: { uri?: string; attributes?: Attributes } = {}
   if (row.uri) metadata.uri = row.uri
   const attributes = parseAttributes(row.attributes)
@@ -299,13 +328,19 @@ function toItem({
 
 function parseAttributes(stored: string | null): Attributes | undefined {
   if (!stored) return undefined
+  let parsed: unknown
   try {
-    const parsed: unknown = JSON.parse(stored)
-    // Written by the metadata worker from `shapeMetadata`, so already in this shape.
-    return Array.isArray(parsed) ? (parsed as Attributes) : undefined
+    parsed = JSON.parse(stored)
   } catch {
     return undefined
   }
+  // Written by the metadata worker from `shapeMetadata`: `NftAttribute`s.
+  if (!Array.isArray(parsed)) return undefined
+  return (parsed as NftAttribute[]).map((a) => ({
+    key: a.trait_type ?? '',
+    value: String(a.value),
+    ...(a.display_type !== undefined ? { format: a.display_type } : {}),
+  }))
 }
 
 function readPosition(value: unknown): Position | undefined {

@@ -1,42 +1,37 @@
 import { Type } from 'typebox'
+import { formatTime } from '../../utils/formatTime.ts'
 import {
   createSubscriptions,
   type DeliveryRow,
   type Subscriptions,
 } from '../../webhooks/createSubscriptions.ts'
-import { InvalidSubscriptionError } from '../../webhooks/parseSubscriptionInput.ts'
 import { toSubscriptionJson } from '../../webhooks/subscription.ts'
 import { ApiError } from '../ApiError.ts'
 import type { RouteModule } from '../createApiServer.ts'
-import { clampLimit, formatTime, LimitQuery, OffsetQuery } from '../params.ts'
+import { clampLimit, LimitQuery, OffsetQuery } from '../params.ts'
 import { meterRequest } from '../registerAuth.ts'
+import {
+  AddressList,
+  accountOf,
+  asBadRequest,
+  ChainIdList,
+  FilterFields,
+  pageSubscriptions,
+  SubscriptionId,
+} from './subscriptionInputs.ts'
 
 const DEFAULT_LIMIT = 100
 const MAX_LIMIT = 100
 const STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const
 
-const Id = Type.String({ minLength: 1, maxLength: 100 })
-const Addresses = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 1000 })
-const ChainIds = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })
-const List = Type.Union([
-  Type.String({ maxLength: 200 }),
-  Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 }),
-])
-const filters = {
-  activity_type: Type.Optional(Type.Union([Type.Null(), List])),
-  asset_type: Type.Optional(Type.Union([Type.Null(), List])),
-  token_address: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 100 })])),
-  transaction_type: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 20 })])),
-  counterparty: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 100 })])),
-}
 const CreateBody = Type.Object(
   {
     webhook_url: Type.String({ maxLength: 2000 }),
     type: Type.String({ maxLength: 20, description: 'balances, activities or transactions' }),
-    chain_ids: ChainIds,
-    addresses: Addresses,
+    chain_ids: ChainIdList,
+    addresses: AddressList,
     name: Type.Optional(Type.String({ maxLength: 200 })),
-    ...filters,
+    ...FilterFields,
   },
   { additionalProperties: false },
 )
@@ -45,12 +40,12 @@ const UpdateBody = Type.Object(
     webhook_url: Type.Optional(Type.String({ maxLength: 2000 })),
     name: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })])),
     active: Type.Optional(Type.Boolean()),
-    chain_ids: Type.Optional(ChainIds),
-    addresses: Type.Optional(Addresses),
-    add_addresses: Type.Optional(Addresses),
-    remove_addresses: Type.Optional(Addresses),
+    chain_ids: Type.Optional(ChainIdList),
+    addresses: Type.Optional(AddressList),
+    add_addresses: Type.Optional(AddressList),
+    remove_addresses: Type.Optional(AddressList),
     type: Type.Optional(Type.Unknown()),
-    ...filters,
+    ...FilterFields,
   },
   { additionalProperties: false },
 )
@@ -89,7 +84,7 @@ const DeliverySchema = Type.Object({
   next_attempt_at: Type.Optional(Type.String()),
   delivered_at: Type.Optional(Type.String()),
 })
-const IdParams = Type.Object({ id: Id })
+const IdParams = Type.Object({ id: SubscriptionId })
 
 /**
  * Webhook subscriptions (spec/decisions.md "Subscriptions and webhooks"): CRUD under
@@ -102,22 +97,8 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     policy: ctx.webhookUrls,
     enabledChains: new Set(ctx.chains.map((c) => c.chainId)),
   })
-  const account = (request: { apiKey: { accountId: string } | undefined }) => {
-    if (!request.apiKey) throw new ApiError('UNAUTHORIZED', 'missing API key')
-    return request.apiKey.accountId
-  }
   const notFound = (id: string) =>
     new ApiError('NOT_FOUND', `No subscription ${JSON.stringify(id.slice(0, 100))}.`)
-  const badInput = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work()
-    } catch (error) {
-      if (error instanceof InvalidSubscriptionError) {
-        throw new ApiError('BAD_REQUEST', `Invalid body: ${error.shortMessage}`)
-      }
-      throw error
-    }
-  }
 
   app.post(
     '/v1/evm/subscriptions',
@@ -130,8 +111,8 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     },
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
-      const accountId = account(request)
-      const sub = await badInput(() =>
+      const accountId = accountOf(request)
+      const sub = await asBadRequest(() =>
         subscriptions.create({ accountId, input: request.body as never }),
       )
       reply.status(201)
@@ -155,23 +136,18 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     },
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
-      const accountId = account(request)
-      const limit = clampLimit(request.query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
-      const scope = `subscriptions|${accountId}`
-      const after =
-        request.query.offset === undefined
-          ? undefined
-          : ctx.cursors.decode(scope, request.query.offset)
-      const rows = await subscriptions.list({
+      const accountId = accountOf(request)
+      const { page, nextOffset } = await pageSubscriptions({
+        cursors: ctx.cursors,
+        subscriptions,
         accountId,
-        ...(typeof after === 'string' ? { afterId: after } : {}),
-        limit: limit + 1,
+        scope: 'subscriptions',
+        offset: request.query.offset,
+        limit: clampLimit(request.query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
       })
-      const page = rows.slice(0, limit)
-      const last = page.at(-1)
       return {
         subscriptions: page.map((s) => toSubscriptionJson(s)),
-        ...(rows.length > limit && last ? { next_offset: ctx.cursors.encode(scope, last.id) } : {}),
+        ...(nextOffset ? { next_offset: nextOffset } : {}),
       }
     },
   )
@@ -187,7 +163,7 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     },
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
-      const sub = await subscriptions.get({ accountId: account(request), id: request.params.id })
+      const sub = await subscriptions.get({ accountId: accountOf(request), id: request.params.id })
       if (!sub) throw notFound(request.params.id)
       return toSubscriptionJson(sub)
     },
@@ -205,8 +181,8 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     },
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
-      const accountId = account(request)
-      const sub = await badInput(() =>
+      const accountId = accountOf(request)
+      const sub = await asBadRequest(() =>
         subscriptions.update({ accountId, id: request.params.id, input: request.body as never }),
       )
       if (!sub) throw notFound(request.params.id)
@@ -225,7 +201,7 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
       const removed = await subscriptions.remove({
-        accountId: account(request),
+        accountId: accountOf(request),
         id: request.params.id,
       })
       if (!removed) throw notFound(request.params.id)
@@ -245,7 +221,7 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
       const sub = await subscriptions.rotateSecret({
-        accountId: account(request),
+        accountId: accountOf(request),
         id: request.params.id,
       })
       if (!sub) throw notFound(request.params.id)
@@ -283,7 +259,7 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
           ? undefined
           : ctx.cursors.decode(scope, request.query.offset)
       const rows = await subscriptions.deliveries({
-        accountId: account(request),
+        accountId: accountOf(request),
         id,
         ...(status ? { status } : {}),
         ...(Number.isSafeInteger(before) ? { beforeSeq: before as number } : {}),
@@ -306,14 +282,14 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
     {
       schema: {
         summary: 'Queue a failed delivery again (same id, retry index from 0)',
-        params: Type.Object({ id: Id, delivery_id: Id }),
+        params: Type.Object({ id: SubscriptionId, delivery_id: SubscriptionId }),
         response: { 202: DeliverySchema },
       },
     },
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
       const result = await subscriptions.redeliver({
-        accountId: account(request),
+        accountId: accountOf(request),
         id: request.params.id,
         deliveryId: request.params.delivery_id,
       })

@@ -8,6 +8,7 @@ import { SVM_CHAIN_NAMES } from '../../svm/svmDefaults.ts'
 import { readSvmTransactions } from '../../svm/transactions/readSvmTransactions.ts'
 import { ApiError } from '../ApiError.ts'
 import type { ApiContext } from '../apiContext.ts'
+import { setBlockNumbers } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import { clampLimit, LimitQuery, OffsetQuery } from '../params.ts'
 import { meterRequest } from '../registerAuth.ts'
@@ -97,9 +98,18 @@ export const svmRoutes: RouteModule = (app, ctx) => {
       // Cost: one per chain served, and one when none is (the request still asked for one).
       await meterRequest({ ctx, request, reply, cost: Math.max(1, chains.length) })
 
-      const lists = await fromNode(() =>
-        Promise.all(chains.map((name) => ctx.svm.get(name)!.readBalances(wallet))),
+      const read = await fromNode(() =>
+        Promise.all(
+          chains.map(async (name) => {
+            const chain = ctx.svm.get(name)!
+            // The slot first: the balances are at least as new as the header says.
+            const slot = await chain.rpc.getSlot()
+            return { name, slot, balances: await chain.readBalances(wallet) }
+          }),
+        ),
       )
+      setBlockNumbers(reply, new Map(read.map((r) => [r.name, r.slot])))
+      const lists = read.map((r) => r.balances)
       const order = (record: SvmBalanceRecord) => positionOf(record, chainRank)
       const all = lists.flat().sort((a, b) => compareBalances(order(a), order(b)))
       const rest = after ? all.filter((r) => compareBalances(order(r), after) > 0) : all
@@ -159,6 +169,8 @@ export const svmRoutes: RouteModule = (app, ctx) => {
           ? String((position as { before: unknown }).before)
           : undefined
       await meterRequest({ ctx, request, reply, cost: TRANSACTIONS_COST })
+      const slot = await fromNode(() => solana.rpc.getSlot())
+      setBlockNumbers(reply, new Map([['solana', slot]]))
       const page = await fromNode(() =>
         readSvmTransactions({
           chain: 'solana',

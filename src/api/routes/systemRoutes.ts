@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { CHAIN_ENDPOINTS } from '../../chains/catalogue.ts'
 import { ApiError } from '../ApiError.ts'
 import type { RouteModule } from '../createApiServer.ts'
+import type { ProfileShape } from '../profiles/registerProfiles.ts'
 
 /** /health, /ready, /v1/status and /v1/evm/supported-chains. */
 export const systemRoutes: RouteModule = (app, ctx) => {
@@ -35,6 +36,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     chain_id: Type.Integer(),
     name: Type.String(),
     indexed_block: Type.Union([Type.Integer(), Type.Null()]),
+    indexed_block_hash: Type.Union([Type.String(), Type.Null()]),
     node_head: Type.Union([Type.Integer(), Type.Null()]),
     lag_blocks: Type.Union([Type.Integer(), Type.Null()]),
     finalized_block: Type.Union([Type.Integer(), Type.Null()]),
@@ -58,6 +60,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
             chain_id: chain.chainId,
             name: chain.name,
             indexed_block: indexed,
+            indexed_block_hash: checkpoint?.blockHash ?? null,
             node_head: head ?? null,
             lag_blocks: head !== undefined && indexed !== null ? Math.max(0, head - indexed) : null,
             finalized_block:
@@ -73,10 +76,22 @@ export const systemRoutes: RouteModule = (app, ctx) => {
 
   const Supported = Type.Object({ supported: Type.Boolean() })
   const endpointFields = Object.fromEntries(CHAIN_ENDPOINTS.map((e) => [e, Supported]))
+  const tags = Type.Array(Type.String())
+  // The `sim` profile names the chain id `id`, as the hosted API's published schema does.
+  const simChains: ProfileShape = {
+    schema: Type.Object({
+      chains: Type.Array(
+        Type.Object({ id: Type.Integer(), name: Type.String(), tags, ...endpointFields }),
+      ),
+    }),
+    from: (body: { chains: { chain_id: number }[] }) => ({
+      chains: body.chains.map(({ chain_id, ...rest }) => ({ id: chain_id, ...rest })),
+    }),
+  }
   app.get(
     '/v1/evm/supported-chains',
     {
-      config: { public: true },
+      config: { public: true, profiles: { sim: simChains } },
       schema: {
         summary: 'Chains this instance serves, with endpoint support',
         response: {
@@ -85,7 +100,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
               Type.Object({
                 name: Type.String(),
                 chain_id: Type.Integer(),
-                tags: Type.Array(Type.String()),
+                tags,
                 ...endpointFields,
               }),
             ),

@@ -221,7 +221,7 @@ describe.each(DIALECTS)('%s', (dialect) => {
 
     test('args: historical_prices is validated; an unpriced token has no price fields', async () => {
       const token = indexed.world.tokens[1]!.address
-      for (const value of ['0', '1', '24,168', '1,2,3', ' 5 , 6 ']) {
+      for (const value of ['1', '24,168', '1,2,3', ' 5 , 6 ', '01']) {
         const res = await api.get(
           `/v1/evm/token-info/${token}?chain_ids=1&historical_prices=${encodeURIComponent(value)}`,
         )
@@ -231,7 +231,18 @@ describe.each(DIALECTS)('%s', (dialect) => {
         expect(res.body.tokens[0]).not.toHaveProperty('pool_size')
         expect(res.body.tokens[0].historical_prices).toEqual([])
       }
-      for (const value of ['', '1,2,3,4', '-1', 'a', '1.5', '1,,2', '١', '9'.repeat(30)]) {
+      for (const value of [
+        '',
+        '1,2,3,4',
+        '-1',
+        '0',
+        '24,0',
+        'a',
+        '1.5',
+        '1,,2',
+        '١',
+        '9'.repeat(30),
+      ]) {
         const res = await api.get(
           `/v1/evm/token-info/${token}?chain_ids=1&historical_prices=${encodeURIComponent(value)}`,
         )
@@ -240,7 +251,7 @@ describe.each(DIALECTS)('%s', (dialect) => {
           error: {
             code: 'BAD_REQUEST',
             message:
-              'Invalid historical_prices: expected 1 to 3 comma-separated whole numbers of hours.',
+              'Invalid historical_prices: expected 1 to 3 comma-separated whole numbers of hours (1 or more).',
           },
         })
       }

@@ -1,15 +1,16 @@
 import { type Static, Type } from 'typebox'
 import { nativeCurrency } from '../../chains/nativeCurrencies.ts'
 import { fromU256, U256_ZERO } from '../../store/u256.ts'
+import { formatTime } from '../../utils/formatTime.ts'
 import { ApiError } from '../ApiError.ts'
 import type { ApiContext } from '../apiContext.ts'
+import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
   ADDRESS_PATTERN,
   AddressParam,
   chainName,
   clampLimit,
-  formatTime,
   INVALID_OFFSET,
   lower,
   OffsetQuery,
@@ -21,6 +22,7 @@ import {
 import { HistoricalPricesSchema } from '../prices/priceSchemas.ts'
 import { readHistoricalPrices } from '../prices/readHistoricalPrices.ts'
 import { readTokenPrices } from '../prices/readTokenPrices.ts'
+import type { ProfileShape } from '../profiles/registerProfiles.ts'
 import { meterRequest } from '../registerAuth.ts'
 
 const TOKEN_INFO_COST = 2
@@ -49,6 +51,22 @@ const Holder = Type.Object({
   first_acquired: Type.Optional(Type.String()),
   has_initiated_transfer: Type.Boolean(),
 })
+const holdersFields = {
+  token_address: Type.String(),
+  chain_id: Type.Integer(),
+  holders: Type.Array(Holder),
+}
+const HoldersResponse = Type.Object({
+  ...holdersFields,
+  next_offset: Type.Union([Type.String(), Type.Null()]),
+})
+
+/** The `sim` profile: no `next_offset` on the last page (the published schema has no null). */
+const simHolders: ProfileShape = {
+  schema: Type.Object({ ...holdersFields, next_offset: Type.Optional(Type.String()) }),
+  from: ({ next_offset, ...rest }: Static<typeof HoldersResponse>) =>
+    next_offset === null ? rest : { ...rest, next_offset },
+}
 
 /**
  * GET /v1/evm/token-info/{address} (native asset or ERC20 metadata, supply and price) and
@@ -112,6 +130,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
         else warnings.push(INVALID_OFFSET)
       }
       await meterRequest({ ctx, request, reply, cost: TOKEN_INFO_COST })
+      await markChainsRead({ store: ctx.store, reply, chainIds: supported ? [chainId] : [] })
 
       const records: TokenRecord[] = []
       if (supported) records.push(await readTokenRecord({ ctx, chainId, address, hours }))
@@ -130,6 +149,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
   app.get(
     '/v1/evm/token-holders/:chain_id/:address',
     {
+      config: { profiles: { sim: simHolders } },
       schema: {
         summary: 'Holders of an ERC20 token, highest balance first',
         params: Type.Object({
@@ -142,14 +162,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
           ),
           offset: OffsetQuery,
         }),
-        response: {
-          200: Type.Object({
-            token_address: Type.String(),
-            chain_id: Type.Integer(),
-            holders: Type.Array(Holder),
-            next_offset: Type.Union([Type.String(), Type.Null()]),
-          }),
-        },
+        response: { 200: HoldersResponse },
       },
     },
     async (request, reply) => {
@@ -166,6 +179,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
           ? undefined
           : parseHolderPosition(ctx.cursors.decode(scope, request.query.offset))
       await meterRequest({ ctx, request, reply, cost: TOKEN_HOLDERS_COST })
+      await markChainsRead({ store: ctx.store, reply, chainIds: [chainId] })
 
       const known = await ctx.store.db
         .selectFrom('tokens')

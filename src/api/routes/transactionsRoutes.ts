@@ -1,8 +1,12 @@
 import { Type } from 'typebox'
-import { abiRegistryForApi } from '../../evm/abi/abiRegistryForApi.ts'
+import { toTransactionItem } from '../../items/toTransactionItem.ts'
+import { abiRegistryForApi } from '../abiRegistryForApi.ts'
+import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import {
   AddressParam,
+  AnswerTimesSchema,
+  answerTimes,
   ChainIdsQuery,
   chainName,
   clampLimit,
@@ -16,7 +20,6 @@ import {
   WarningSchema,
 } from '../params.ts'
 import { meterRequest } from '../registerAuth.ts'
-import { toTransactionItem } from './toTransactionItem.ts'
 
 const DEFAULT_LIMIT = 100
 const MAX_LIMIT = 100
@@ -28,7 +31,9 @@ const DecodedSchema = Type.Object({
     Type.Object({
       name: Type.String(),
       type: Type.String(),
-      value: Type.Unknown({ description: 'string, array or object of strings' }),
+      value: Type.Union([Type.String(), Type.Array(Type.String())], {
+        description: 'A string, or an array of strings; tuples and nested arrays as JSON text',
+      }),
     }),
   ),
 })
@@ -37,9 +42,9 @@ const TransactionSchema = Type.Object({
   chain_id: Type.Integer(),
   address: Type.String(),
   block_time: Type.String(),
-  block_number: Type.Integer(),
+  block_number: Type.String({ description: 'Decimal' }),
   block_hash: Type.String(),
-  index: Type.Integer(),
+  index: Type.String({ description: 'Position in the block, decimal' }),
   hash: Type.String(),
   from: Type.String(),
   to: Type.Optional(Type.String()),
@@ -85,6 +90,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
             transactions: Type.Array(TransactionSchema),
             next_offset: Type.Optional(Type.String()),
             warnings: Type.Optional(Type.Array(WarningSchema)),
+            ...AnswerTimesSchema,
           }),
         },
       },
@@ -100,6 +106,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       const decode = parseFlag(query.decode, 'decode', false)
       const limit = clampLimit(query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
       await meterRequest({ ctx, request, reply, cost: COST })
+      await markChainsRead({ store: ctx.store, reply, chainIds })
 
       // `decode` changes the items, not the rows: a cursor works with or without it.
       const scope = ['transactions', address, [...chainIds].sort((a, b) => a - b).join(',')].join(
@@ -111,7 +118,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
         if (!after) warnings.push(INVALID_OFFSET)
       }
       const base = { wallet_address: address, ...(warnings.length > 0 ? { warnings } : {}) }
-      if (chainIds.length === 0) return { ...base, transactions: [] }
+      if (chainIds.length === 0) return { ...base, transactions: [], ...answerTimes(reply) }
 
       const db = ctx.store.db
       let q = db
@@ -201,7 +208,12 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
               Number(last.tx_index),
             ] satisfies Position)
           : undefined
-      return { ...base, transactions, ...(next !== undefined ? { next_offset: next } : {}) }
+      return {
+        ...base,
+        transactions,
+        ...(next !== undefined ? { next_offset: next } : {}),
+        ...answerTimes(reply),
+      }
     },
   )
 }

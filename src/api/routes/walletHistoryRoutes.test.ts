@@ -132,9 +132,10 @@ for (const dialect of DIALECTS) {
             chain: 'ethereum',
             chain_id: CHAIN_ID,
             address: wallet,
-            block_number: Number(node?.blockNumber),
+            // Decimal text, as the published schema has them.
+            block_number: String(node?.blockNumber),
             block_hash: node?.blockHash,
-            index: node?.transactionIndex,
+            index: String(node?.transactionIndex),
             from: node?.from.toLowerCase(),
             value: `0x${node?.value.toString(16)}`,
             nonce: `0x${node?.nonce.toString(16)}`,
@@ -142,10 +143,11 @@ for (const dialect of DIALECTS) {
           })
           if (node?.to) expect(item.to).toBe(node.to.toLowerCase())
           const prev = items[i - 1]
+          const at = (x: any) => [Number(x.block_number), Number(x.index)] as const
           if (prev)
             expect(
-              prev.block_number > item.block_number ||
-                (prev.block_number === item.block_number && prev.index > item.index),
+              at(prev)[0] > at(item)[0] ||
+                (at(prev)[0] === at(item)[0] && at(prev)[1] > at(item)[1]),
             ).toBe(true)
         }
       }

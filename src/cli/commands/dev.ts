@@ -222,7 +222,7 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     rpc: [chain.anvil.rpcUrl, chain.anvil.wsUrl],
     startBlock: 0,
     finalityDepth: 12,
-    // anvil answers trace_block about a hundred times faster than debug_traceBlockByNumber
+    // anvil answers trace_block about a hundred times faster than debug_traceBlockByHash
     // (~1 s per demo block of ~100 transactions), and both give the same internal transfers.
     traces: 'parity',
     batchSize: 10,
@@ -230,6 +230,8 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     rpcBatchSize: 50,
     pollIntervalMs: 500,
     expectedChainId: chain.chainId,
+    // anvil's funded accounts are its own dev accounts, which the indexer asks it for.
+    genesis: undefined,
     ...worldPricing(chain.world),
   }
 }

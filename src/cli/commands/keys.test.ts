@@ -57,6 +57,9 @@ async function apiOver(database: string) {
   })
   return {
     get: (key: string) => api.get('/v1/evm/token-info/native?chain_ids=1', { key }),
+    /** The first supported chain as the key's profile shapes it. */
+    chain: async (key: string) =>
+      (await api.get('/v1/evm/supported-chains', { key })).body.chains[0],
     async close() {
       await api.close()
       await store.close()
@@ -86,6 +89,7 @@ describe('sqlite, end to end', () => {
       account_name: 'alice',
       cu_quota: null,
       rps: null,
+      profile: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
       revoked_at: null,
       key: expect.stringMatching(/^scry_[A-Za-z0-9_-]{32}$/),
@@ -108,10 +112,23 @@ describe('sqlite, end to end', () => {
     )
     const secondKey = /API key: (\S+)/.exec(second.stdout)![1]!
     const bob = JSON.parse(
-      (await scry(database, 'create', '--name', 'bob', '--cu-quota', '0', '--rps', '7', '--json'))
-        .stdout,
+      (
+        await scry(
+          database,
+          'create',
+          '--name',
+          'bob',
+          '--cu-quota',
+          '0',
+          '--rps',
+          '7',
+          '--profile',
+          'sim',
+          '--json',
+        )
+      ).stdout,
     )
-    expect(bob).toMatchObject({ cu_quota: 0, rps: 7 })
+    expect(bob).toMatchObject({ cu_quota: 0, rps: 7, profile: 'sim' })
 
     let api = await apiOver(database)
     const ok = await api.get(alice.key)
@@ -122,6 +139,9 @@ describe('sqlite, end to end', () => {
     expect(broke.status).toBe(402)
     expect(broke.headers.get('x-ratelimit-limit')).toBe('7')
     expect((await api.get('scry_not-a-key')).status).toBe(401)
+    // The key's profile shapes its answers (supported chains cost 0: bob has no quota left).
+    expect(await api.chain(bob.key)).toMatchObject({ id: 1, name: 'ethereum' })
+    expect(await api.chain(alice.key)).toMatchObject({ chain_id: 1, name: 'ethereum' })
     await api.close() // flushes the usage: alice's account spent 4
 
     const listed = await scry(database, 'list', '--json')
@@ -141,9 +161,12 @@ describe('sqlite, end to end', () => {
     expect(JSON.stringify(keys)).not.toContain('scry_') // keys are never listed
     const table = await scryHere(database, 'list')
     expect(table.stdout.split('\n')[0]).toMatch(
-      /^id +name +account +quota +used +rps +created +revoked$/,
+      /^id +name +account +quota +used +rps +profile +created +revoked$/,
     )
-    expect(table.stdout).toMatch(new RegExp(`${bob.id} +bob +${bob.account_id} +0 +0 +7 +\\S+ +-`))
+    expect(table.stdout).toMatch(
+      new RegExp(`${bob.id} +bob +${bob.account_id} +0 +0 +7 +sim +\\S+ +-`),
+    )
+    expect(table.stdout).toMatch(new RegExp(`${alice.id} +alice +.* +server +\\S+ +-`))
 
     const set = await scry(
       database,
@@ -155,10 +178,12 @@ describe('sqlite, end to end', () => {
       'none',
       '--name',
       'robert',
+      '--profile',
+      'none',
     )
     expect(set).toEqual({
       code: 0,
-      stdout: `Updated key ${bob.id}: name robert, quota 10, rps unlimited.\n`,
+      stdout: `Updated key ${bob.id}: name robert, quota 10, rps unlimited, profile server.\n`,
       stderr: '',
     })
     const revoked = await scry(database, 'revoke', alice.id)
@@ -173,7 +198,9 @@ describe('sqlite, end to end', () => {
     const now = await api.get(bob.key)
     expect(now.status).toBe(200)
     expect(now.headers.get('x-ratelimit-limit')).toBeNull()
+    expect(await api.chain(bob.key)).toMatchObject({ chain_id: 1 })
     await api.close()
+    expect((await scryHere(database, 'set', alice.id, '--profile', 'sim')).code).toBe(0)
 
     const after = JSON.parse((await scry(database, 'list', '--json')).stdout).keys
     expect(after.find((k: any) => k.id === alice.id).revoked_at).toMatch(/\+00:00$/)
@@ -181,15 +208,24 @@ describe('sqlite, end to end', () => {
       name: 'robert',
       cu_quota: 10,
       rps: null,
+      profile: null,
       cu_used: 2,
     })
+    expect(after.find((k: any) => k.id === alice.id).profile).toBe('sim')
   })
 
   test('error: unknown ids, bad values, nothing to change', async () => {
     const cases: [string[], string][] = [
       [['revoke', 'key_nope'], 'error: No API key with id key_nope.\n'],
       [['set', 'key_nope', '--rps', '3'], 'error: No API key with id key_nope.\n'],
-      [['set', 'key_nope'], 'error: Nothing to change: give --name, --cu-quota or --rps.\n'],
+      [
+        ['set', 'key_nope'],
+        'error: Nothing to change: give --name, --cu-quota, --rps or --profile.\n',
+      ],
+      [
+        ['create', '--name', 'x', '--profile', 'dune'],
+        "error: option '--profile <default|sim>' argument 'dune' is invalid. expected one of default, sim.\n(run with --help for usage)\n",
+      ],
       [
         ['create', '--name', 'x', '--account', 'acct_nope'],
         'error: No account with id acct_nope.\n',
@@ -233,6 +269,7 @@ describe.each(DIALECTS.filter((d) => d === 'postgres'))('%s', (dialect) => {
           cu_used: 0,
           period: expect.stringMatching(/^\d{4}-\d\d$/),
           rps: null,
+          profile: null,
           created_at: key.created_at,
           revoked_at: null,
         },

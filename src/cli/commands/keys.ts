@@ -1,6 +1,11 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { type ApiKeyInfo, createAccounts } from '../../accounts/createAccounts.ts'
-import { currentPeriod } from '../../api/metering/createMeter.ts'
+import { currentPeriod } from '../../accounts/createMeter.ts'
+import {
+  isResponseProfile,
+  RESPONSE_PROFILES,
+  type ResponseProfile,
+} from '../../api/profiles/responseProfiles.ts'
 import type { ConfigFlags, ScryConfig } from '../../config/types.ts'
 import { NonRetryableError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
@@ -13,6 +18,7 @@ export type KeysAction =
       cuQuota?: number
       rps?: number
       accountId?: string
+      profile?: ResponseProfile
       json: boolean
     }
   | { type: 'list'; json: boolean }
@@ -20,7 +26,12 @@ export type KeysAction =
   | {
       type: 'set'
       id: string
-      changes: { name?: string; cuQuota?: number | null; rps?: number | null }
+      changes: {
+        name?: string
+        cuQuota?: number | null
+        rps?: number | null
+        profile?: ResponseProfile | null
+      }
     }
 
 /** A `keys` request that cannot be done (unknown id, nothing to change): message, exit 1. */
@@ -66,6 +77,11 @@ export function addKeysCommand({
     .option('--cu-quota <n>', 'compute units per calendar month for the account', quota)
     .option('--rps <n>', 'requests per second for the key', rate)
     .option('--account <id>', 'add the key to this existing account')
+    .option(
+      `--profile <${RESPONSE_PROFILES.join('|')}>`,
+      "answer shape for this key (default: the server's, config server.responseProfile)",
+      profile,
+    )
     .option('--json', 'print one JSON object')
     .action((options: Record<string, unknown>) =>
       onCommand({
@@ -77,6 +93,7 @@ export function addKeysCommand({
           ...(options.cuQuota !== undefined ? { cuQuota: options.cuQuota as number } : {}),
           ...(options.rps !== undefined ? { rps: options.rps as number } : {}),
           ...(options.account !== undefined ? { accountId: options.account as string } : {}),
+          ...(options.profile !== undefined ? { profile: options.profile as ResponseProfile } : {}),
         },
       }),
     )
@@ -93,7 +110,7 @@ export function addKeysCommand({
       onCommand({ ...flags(options), keys: { type: 'revoke', id } }),
     )
 
-  sub('set', "change a key's name, rate, or its account's quota")
+  sub('set', "change a key's name, rate, profile, or its account's quota")
     .argument('<id>', 'key id, as shown by `scry keys list`')
     .option('--name <name>', 'new name of the key')
     .option(
@@ -102,6 +119,11 @@ export function addKeysCommand({
       orNone(quota),
     )
     .option('--rps <n|none>', 'requests per second for the key, or none', orNone(rate))
+    .option(
+      `--profile <${RESPONSE_PROFILES.join('|')}|none>`,
+      "answer shape for the key, or none for the server's",
+      orNone(profile),
+    )
     .action((id: string, options: Record<string, unknown>) =>
       onCommand({
         ...flags(options),
@@ -112,6 +134,7 @@ export function addKeysCommand({
             ...(options.name !== undefined ? { name: options.name as string } : {}),
             ...(options.cuQuota !== undefined ? { cuQuota: noneToNull(options.cuQuota) } : {}),
             ...(options.rps !== undefined ? { rps: noneToNull(options.rps) } : {}),
+            ...(options.profile !== undefined ? { profile: noneToNull(options.profile) } : {}),
           },
         },
       }),
@@ -148,6 +171,7 @@ export async function runKeys({
           ...(action.accountId !== undefined ? { accountId: action.accountId } : {}),
           ...(action.rps !== undefined ? { rps: action.rps } : {}),
           ...(action.cuQuota !== undefined ? { cuQuota: action.cuQuota } : {}),
+          ...(action.profile !== undefined ? { profile: action.profile } : {}),
         })
         // An existing account keeps its quota unless one is given.
         const created =
@@ -183,7 +207,17 @@ export async function runKeys({
           write('No API keys yet (create one with `scry keys create --name <name>`).\n')
           return 0
         }
-        const header = ['id', 'name', 'account', 'quota', 'used', 'rps', 'created', 'revoked']
+        const header = [
+          'id',
+          'name',
+          'account',
+          'quota',
+          'used',
+          'rps',
+          'profile',
+          'created',
+          'revoked',
+        ]
         const rows = keys.map((k) => [
           k.id,
           k.name,
@@ -191,6 +225,7 @@ export async function runKeys({
           k.cuQuota === null ? 'unlimited' : String(k.cuQuota),
           String(used.get(k.accountId) ?? 0),
           k.rps === null ? 'unlimited' : String(k.rps),
+          k.profile ?? 'server',
           formatDate(k.createdAt),
           k.revokedAt === null ? '-' : formatDate(k.revokedAt),
         ])
@@ -210,12 +245,12 @@ export async function runKeys({
       }
       case 'set': {
         if (Object.keys(action.changes).length === 0) {
-          throw new KeysError('Nothing to change: give --name, --cu-quota or --rps.')
+          throw new KeysError('Nothing to change: give --name, --cu-quota, --rps or --profile.')
         }
         const info = await accounts.setKey(action.id, action.changes)
         if (!info) throw new KeysError(`No API key with id ${action.id}.`)
         write(
-          `Updated key ${info.id}: name ${info.name}, quota ${info.cuQuota ?? 'unlimited'}, rps ${info.rps ?? 'unlimited'}.\n`,
+          `Updated key ${info.id}: name ${info.name}, quota ${info.cuQuota ?? 'unlimited'}, rps ${info.rps ?? 'unlimited'}, profile ${info.profile ?? 'server'}.\n`,
         )
         return 0
       }
@@ -238,6 +273,7 @@ function keyJson(k: ApiKeyInfo, cuUsed: number | undefined) {
     cu_quota: k.cuQuota,
     ...(cuUsed === undefined ? {} : { cu_used: cuUsed, period: currentPeriod() }),
     rps: k.rps,
+    profile: k.profile,
     created_at: formatDate(k.createdAt),
     revoked_at: k.revokedAt === null ? null : formatDate(k.revokedAt),
   }
@@ -276,11 +312,18 @@ function rate(value: string): number {
   return wholeNumber(value, 1)
 }
 
+function profile(value: string): ResponseProfile {
+  if (!isResponseProfile(value)) {
+    throw new InvalidArgumentError(`expected one of ${RESPONSE_PROFILES.join(', ')}.`)
+  }
+  return value
+}
+
 // Commander turns a parser's `null` into `true`, so "none" travels as itself until here.
-function orNone(parse: (value: string) => number): (value: string) => number | 'none' {
+function orNone<T>(parse: (value: string) => T): (value: string) => T | 'none' {
   return (value) => (value === 'none' ? 'none' : parse(value))
 }
 
-function noneToNull(value: unknown): number | null {
-  return value === 'none' ? null : (value as number)
+function noneToNull<T>(value: unknown): T | null {
+  return value === 'none' ? null : (value as T)
 }

@@ -26,12 +26,13 @@ export async function runStatus({ config }: { config: ScryConfig }): Promise<num
         return [
           `${chain.name} (${chain.chainId})`,
           indexed === undefined ? 'not started' : String(indexed),
+          checkpoint?.blockHash ?? '-',
           String(head),
           lag === undefined ? '-' : String(lag),
         ]
       }),
     )
-    const table = [['chain', 'indexed block', 'node head', 'lag'], ...rows]
+    const table = [['chain', 'indexed block', 'indexed hash', 'node head', 'lag'], ...rows]
     const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
     for (const row of table) {
       process.stdout.write(

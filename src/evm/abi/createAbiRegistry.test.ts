@@ -62,7 +62,7 @@ describe('decodeCall', () => {
     `)
   })
 
-  test('behavior: tuples decode to objects keyed by component name', () => {
+  test('behavior: a tuple is the JSON text of an object keyed by component name', () => {
     const abi = parseAbi([
       'function exactInputSingle((address, address, uint24, address, uint256, uint256, uint256, uint160))',
     ])
@@ -75,7 +75,7 @@ describe('decodeCall', () => {
     expect(decoded?.signature).toBe(
       'exactInputSingle((address,address,uint24,address,uint256,uint256,uint256,uint160))',
     )
-    expect(decoded?.inputs[0]?.value).toEqual({
+    expect(JSON.parse(decoded?.inputs[0]?.value as string)).toEqual({
       tokenIn: A,
       tokenOut: B,
       fee: '3000',
@@ -85,6 +85,25 @@ describe('decodeCall', () => {
       amountOutMinimum: '3',
       sqrtPriceLimitX96: '0',
     })
+  })
+
+  test('behavior: arrays of tuples and of arrays are arrays of JSON texts', () => {
+    const abi = parseAbi([
+      'struct Item { address who; uint256 amount; }',
+      'function settle(Item[] items, uint256[][] grid, bytes32[2] pair)',
+    ])
+    const r = createAbiRegistry({ operator: [{ name: 'Settle', abi }] })
+    const pair = [`0x${'ab'.repeat(32)}`, `0x${'cd'.repeat(32)}`] as const
+    const data = encodeFunctionData({
+      abi,
+      functionName: 'settle',
+      args: [[{ who: A, amount: 5n }], [[1n, 2n], []], pair],
+    })
+    expect(r.decodeCall(data)?.inputs.map((i) => [i.type, i.value])).toEqual([
+      ['(address,uint256)[]', [`{"who":"${A}","amount":"5"}`]],
+      ['uint256[][]', ['["1","2"]', '[]']],
+      ['bytes32[2]', [...pair]],
+    ])
   })
 
   test('behavior: operator ABIs are added and replaced', () => {

@@ -1,11 +1,15 @@
 import type { AbiParameter } from 'viem'
 
 /**
- * A decoded ABI value at the API edge: numbers, addresses, bools and bytes as strings; arrays
- * as arrays; tuples as objects keyed by component name when every component is named,
- * otherwise as arrays in component order.
+ * A decoded ABI value at the API edge, as the hosted API's published schema has it: a string
+ * or an array of strings. Numbers, addresses, bools and bytes are strings; an array of those
+ * is an array of strings; a tuple, or an array element that is a tuple or an array itself, is
+ * the JSON text of its structure (tuples as objects keyed by component name when every
+ * component is named, otherwise as arrays in component order).
  */
-export type DecodedValue = string | DecodedValue[] | { [name: string]: DecodedValue }
+export type DecodedValue = string | string[]
+
+type Structured = string | Structured[] | { [name: string]: Structured }
 
 /** The canonical type of a parameter, tuples spelled out: `(address,uint256)[]`. */
 export function canonicalType(param: AbiParameter): string {
@@ -21,12 +25,21 @@ export function formatDecodedValue({
   param: AbiParameter
   value: unknown
 }): DecodedValue {
-  const array = /^(.*)\[\d*\]$/.exec(param.type)
+  const structured = structure({ param, value })
+  if (typeof structured === 'string') return structured
+  if (Array.isArray(structured) && ARRAY.test(param.type)) {
+    return structured.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))
+  }
+  return JSON.stringify(structured)
+}
+
+const ARRAY = /^(.*)\[\d*\]$/
+
+function structure({ param, value }: { param: AbiParameter; value: unknown }): Structured {
+  const array = ARRAY.exec(param.type)
   if (array) {
     const element = { ...param, type: array[1] as string }
-    return Array.isArray(value)
-      ? value.map((v) => formatDecodedValue({ param: element, value: v }))
-      : []
+    return Array.isArray(value) ? value.map((v) => structure({ param: element, value: v })) : []
   }
   if (param.type === 'tuple') {
     const components = 'components' in param ? param.components : []
@@ -39,13 +52,10 @@ export function formatDecodedValue({
           : undefined
     if (named) {
       return Object.fromEntries(
-        components.map((c, i) => [
-          c.name as string,
-          formatDecodedValue({ param: c, value: at(c, i) }),
-        ]),
+        components.map((c, i) => [c.name as string, structure({ param: c, value: at(c, i) })]),
       )
     }
-    return components.map((c, i) => formatDecodedValue({ param: c, value: at(c, i) }))
+    return components.map((c, i) => structure({ param: c, value: at(c, i) }))
   }
   if (param.type === 'address' && typeof value === 'string') return value.toLowerCase()
   if (typeof value === 'string') return value

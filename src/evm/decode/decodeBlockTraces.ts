@@ -20,7 +20,7 @@ export type DecodeBlockTracesParameters = {
 }
 
 /**
- * Internal transfers of a whole block from `debug_traceBlockByNumber` (callTracer). Entries
+ * Internal transfers of a whole block from `debug_traceBlockByHash` (callTracer). Entries
  * are in transaction order, so an entry's index is its transaction index.
  *
  * Throws `NonRetryableError` when the answer cannot be used as a whole (a transaction the

@@ -17,7 +17,7 @@ export type Movement = {
 /** Records a token event in `touched`; returns the movement it is, or undefined for approvals. */
 export function collectEvent({
   event,
-  tx,
+  tx: _tx,
   touched,
   blockNumber,
   time,
@@ -41,7 +41,6 @@ export function collectEvent({
         from,
         to,
         value: event.value,
-        tx,
         blockNumber,
         time,
       })
@@ -65,21 +64,11 @@ export function collectEvent({
       })
       return { kind: standard, token, from, to, tokenId, value }
     }
+    // Approvals become rows in `readApprovalChanges`.
     case 'erc20_approval':
       setStandard(touched, event.token, 'erc20')
-      touched.allowances.set(`${event.owner}|${event.token}|${event.spender}`, {
-        owner: event.owner,
-        token: event.token,
-        spender: event.spender,
-      })
       return undefined
     case 'approval_for_all':
-      touched.operators.set(`${event.owner}|${event.token}|${event.operator}`, {
-        owner: event.owner,
-        token: event.token,
-        operator: event.operator,
-        approved: event.approved,
-      })
       return undefined
     case 'erc721_approval':
       setStandard(touched, event.token, 'erc721')
@@ -101,7 +90,6 @@ function recordErc20({
   from,
   to,
   value,
-  tx,
   blockNumber,
   time,
 }: {
@@ -110,7 +98,6 @@ function recordErc20({
   from: Address
   to: Address
   value: bigint
-  tx: ChainTransaction
   blockNumber: number
   time: number
 }) {
@@ -135,7 +122,6 @@ function recordErc20({
     const f = flow(from)
     f.outflow += value
     f.sent = true
-    if (from !== tx.from) touched.spentBy.set(`${from}|${token}`, { owner: from, token })
   }
   if (to === ZERO_ADDRESS) supply.burned += value
   else {

@@ -124,26 +124,5 @@ export function deriveState({
     })
   }
 
-  for (const a of reads.allowances) {
-    const key = { owner: a.owner, chain_id: chainId, token: a.token, spender: a.spender }
-    changes.push({
-      table: 'approvals',
-      key,
-      row:
-        a.allowance === 0n
-          ? null
-          : { ...key, kind: 'erc20', allowance: toU256(a.allowance), block_number: toBlock },
-    })
-  }
-  for (const o of touched.operators.values()) {
-    const key = { owner: o.owner, chain_id: chainId, token: o.token, spender: o.operator }
-    changes.push({
-      table: 'approvals',
-      key,
-      row: o.approved
-        ? { ...key, kind: 'operator', allowance: toU256(1n), block_number: toBlock }
-        : null,
-    })
-  }
   return changes
 }

@@ -1,5 +1,5 @@
-import type { PoolIdentity, PoolType } from '../../prices/poolTypes.ts'
 import type { TokenStandard } from '../../store/schema.ts'
+import type { PoolIdentity, PoolType } from '../poolTypes.ts'
 import type { Address } from '../types.ts'
 
 /**
@@ -19,12 +19,6 @@ export type Touched = {
   standards: Map<Address, TokenStandard>
   /** NFT movements in chain order. */
   nftMoves: NftMove[]
-  /** ERC20 approvals to re-read: `${owner}|${token}|${spender}`. */
-  allowances: Map<string, { owner: Address; token: Address; spender: Address }>
-  /** Owners whose tokens a third party moved (transferFrom): their allowances are re-read. */
-  spentBy: Map<string, { owner: Address; token: Address }>
-  /** Operator approvals (ApprovalForAll), last event wins. */
-  operators: Map<string, { owner: Address; token: Address; operator: Address; approved: boolean }>
   /** Addresses that emitted DEX pool events, with the pool type the events imply. */
   pools: Map<Address, PoolType>
   /** Pools announced by a factory's PairCreated/PoolCreated (any factory; config decides). */
@@ -59,9 +53,6 @@ export function emptyTouched(): Touched {
     contracts: new Set(),
     standards: new Map(),
     nftMoves: [],
-    allowances: new Map(),
-    spentBy: new Map(),
-    operators: new Map(),
     pools: new Map(),
     poolCreations: [],
   }

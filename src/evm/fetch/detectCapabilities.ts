@@ -11,7 +11,7 @@ export type FetchCapabilities = {
 
 /**
  * Probes the node at `blockNumber`: `eth_getBlockReceipts`, else per-transaction receipts;
- * with traces `auto`, `debug_traceBlockByNumber` (callTracer), else `trace_block`, else off;
+ * with traces `auto`, `debug_traceBlockByHash` (callTracer), else `trace_block`, else off;
  * `debug` and `parity` ask for that method only.
  * Only "method not supported" answers mean no; other errors propagate.
  */
@@ -39,9 +39,16 @@ export async function detectCapabilities({
   }
   const receipts = (await supports('eth_getBlockReceipts', [tag])) ? 'block' : 'transaction'
   if (traces === 'off') return { receipts, traces: 'off' }
+  const hash = async () =>
+    (
+      await rpc.request<{ hash: string } | null>(
+        { method: 'eth_getBlockByNumber', params: [tag, false] },
+        opts,
+      )
+    )?.hash
   if (
     traces !== 'parity' &&
-    (await supports('debug_traceBlockByNumber', [tag, { tracer: 'callTracer' }]))
+    (await supports('debug_traceBlockByHash', [await hash(), { tracer: 'callTracer' }]))
   ) {
     return { receipts, traces: 'debug' }
   }

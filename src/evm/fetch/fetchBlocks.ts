@@ -38,23 +38,28 @@ export async function fetchBlocks({
     for (const n of numbers) calls.push({ method: 'eth_getBlockReceipts', params: [toHex(n)] })
   }
   // Tracing a block can take the node a second or more: one request per block, so that each
-  // has its own timeout instead of a batch of them sharing one.
-  const traceCall = (n: bigint): RpcCall =>
-    caps.traces === 'debug'
-      ? { method: 'debug_traceBlockByNumber', params: [toHex(n), { tracer: 'callTracer' }] }
-      : { method: 'trace_block', params: [toHex(n)] }
-  const [results, traceResults] = await Promise.all([
+  // has its own timeout instead of a batch of them sharing one. Every answer must be of the
+  // block fetched, not of a sibling the node switched to meanwhile: callTracer answers carry
+  // no block hash, so they are asked by hash once the blocks are known; trace_block has only
+  // a number form, but each of its traces names its block's hash, checked below.
+  const trace = (call: RpcCall) =>
+    rpc.request(call, opts).then((result): RpcItemResult => ({ ok: true, result }))
+  const [results, parityResults] = await Promise.all([
     rpc.batch(calls, opts),
-    caps.traces === 'off'
-      ? Promise.resolve([])
-      : Promise.all(
-          numbers.map((n) =>
-            rpc.request(traceCall(n), opts).then((result): RpcItemResult => ({ ok: true, result })),
-          ),
-        ),
+    caps.traces === 'parity'
+      ? Promise.all(numbers.map((n) => trace({ method: 'trace_block', params: [toHex(n)] })))
+      : Promise.resolve([]),
   ])
   const count = numbers.length
   const blocks = results.slice(0, count).map((r, i) => need<RpcBlockJson>(r, `block ${numbers[i]}`))
+  const traceResults =
+    caps.traces === 'debug'
+      ? await Promise.all(
+          blocks.map((b) =>
+            trace({ method: 'debug_traceBlockByHash', params: [b.hash, { tracer: 'callTracer' }] }),
+          ),
+        )
+      : parityResults
 
   let receiptLists: RpcReceiptJson[][]
   if (caps.receipts === 'block') {
@@ -96,10 +101,12 @@ export async function fetchBlocks({
         throw new RetryableError(`Unusable traces for block ${parsed.number}.`, { cause: error })
       }
     } else if (caps.traces === 'parity') {
-      internalTransfers = decodeParityTraces({
-        traces: need<ParityTrace[]>(traceResult, `traces of block ${parsed.number}`),
-        blockNumber: parsed.number,
-      })
+      const traces = need<ParityTrace[]>(traceResult, `traces of block ${parsed.number}`)
+      if (
+        traces.some((t) => t.blockHash !== undefined && t.blockHash.toLowerCase() !== parsed.hash)
+      )
+        throw new RetryableError(`Traces of block ${parsed.number} are from another block.`)
+      internalTransfers = decodeParityTraces({ traces, blockNumber: parsed.number })
     }
     return { ...parsed, internalTransfers }
   })

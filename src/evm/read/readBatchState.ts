@@ -1,13 +1,12 @@
 import { encodeFunctionData } from 'viem'
-import type { Store } from '../../store/createStore.ts'
+import type { StateReader } from '../../store/createStore.ts'
 import type {
-  ApprovalTable,
   NftHoldingTable,
   TokenBalanceTable,
   TokenStandard,
   TokenTable,
 } from '../../store/schema.ts'
-import { fromU256 } from '../../store/u256.ts'
+import { fromU256, toU256 } from '../../store/u256.ts'
 import { erc20Abi } from '../abis.ts'
 import { decodeDecimals, decodeMetadataString, decodeUint } from '../decode/decodeMetadataString.ts'
 import type { Touched } from '../derive/touched.ts'
@@ -23,7 +22,6 @@ export type LoadedState = {
   balances: Map<string, TokenBalanceTable>
   /** Keyed `${address}|${contract}|${tokenId hex}`. */
   nfts: Map<string, NftHoldingTable>
-  approvals: ApprovalTable[]
 }
 
 /** What the node says at the batch's last block. */
@@ -35,7 +33,6 @@ export type BatchReads = {
   newTokens: Map<Address, NewToken>
   /** Tokens whose balances are read for every holder (rebasing, fee-on-transfer, …). */
   rebasing: Set<Address>
-  allowances: { owner: Address; token: Address; spender: Address; allowance: bigint }[]
 }
 
 export type NewToken = {
@@ -63,7 +60,7 @@ const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
  */
 export async function readBatchState({
   rpc,
-  store,
+  state,
   chainId,
   fromBlock,
   toBlock,
@@ -71,7 +68,8 @@ export async function readBatchState({
   signal,
 }: {
   rpc: RpcClient
-  store: Store
+  /** The store's rows as they stand before this batch (pending batches included). */
+  state: StateReader
   chainId: number
   fromBlock: bigint
   toBlock: bigint
@@ -84,7 +82,11 @@ export async function readBatchState({
     ...touched.contracts,
     ...touched.erc20.keys(),
   ])
-  const tokenRows = await store.readState({ table: 'tokens', chainId, ids: [...candidateTokens] })
+  const tokenRows = await state.readState({
+    table: 'tokens',
+    chainId,
+    keys: [...candidateTokens].map((address) => ({ address })),
+  })
   const tokens = new Map(tokenRows.map((t) => [t.address as Address, t]))
 
   const rebasing = new Set<Address>()
@@ -103,43 +105,31 @@ export async function readBatchState({
   for (const [token, holders] of touched.erc20)
     for (const holder of holders.keys()) addPair(token, holder)
   for (const token of rebasing) {
-    for (const holder of await store.tokenHolders({ chainId, token }))
+    for (const holder of await state.tokenHolders({ chainId, token }))
       addPair(token, holder as Address)
   }
 
-  const holderIds = new Set<string>([...pairs.values()].map((p) => p.holder))
-  for (const move of touched.nftMoves) {
-    holderIds.add(move.from)
-    holderIds.add(move.to)
-  }
-  const balanceRows = await store.readState({
+  // Exactly the rows the batch may change: (holder, token) pairs, the NFTs moved, the
+  // allowances of owners whose tokens were spent (a router touching thousands of tokens
+  // reads its touched pairs, not every token it ever held).
+  const balanceRows = await state.readState({
     table: 'token_balances',
     chainId,
-    ids: [...holderIds],
+    keys: [...pairs.values()].map((p) => ({ address: p.holder, token: p.token })),
   })
   const balances = new Map(balanceRows.map((r) => [pairKey(r.token, r.address), r]))
-  const nftRows = await store.readState({ table: 'nft_holdings', chainId, ids: [...holderIds] })
+  const nftKeys = touched.nftMoves.flatMap((move) => {
+    const key = { contract: move.contract, token_id: toU256(move.tokenId) }
+    return [
+      { address: move.from, ...key },
+      { address: move.to, ...key },
+    ]
+  })
+  const nftRows = await state.readState({ table: 'nft_holdings', chainId, keys: nftKeys })
   const nfts = new Map(nftRows.map((r) => [`${r.address}|${r.contract}|${r.token_id}`, r]))
-  const owners = new Set<string>([...touched.spentBy.values()].map((s) => s.owner))
-  const approvals = await store.readState({ table: 'approvals', chainId, ids: [...owners] })
-
-  // Allowances to read: approved pairs, and every known spender of an owner whose tokens a
-  // third party moved (transferFrom spends an allowance without an Approval event).
-  const allowancePairs = new Map(touched.allowances)
-  for (const a of approvals) {
-    if (a.kind === 'erc20' && touched.spentBy.has(`${a.owner}|${a.token}`)) {
-      allowancePairs.set(`${a.owner}|${a.token}|${a.spender}`, {
-        owner: a.owner as Address,
-        token: a.token as Address,
-        spender: a.spender as Address,
-      })
-    }
-  }
-
   const pairList = [...pairs.values()]
   const supplyList = [...erc20Tokens]
   const newErc20 = newTokens.filter(([, s]) => s === 'erc20').map(([a]) => a)
-  const allowanceList = [...allowancePairs.values()]
   const calls: ContractCall[] = [
     ...pairList.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
     ...supplyList.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
@@ -148,14 +138,6 @@ export async function readBatchState({
       { to: t, data: SYMBOL },
       { to: t, data: DECIMALS },
     ]),
-    ...allowanceList.map((a) => ({
-      to: a.token,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'allowance',
-        args: [a.owner, a.spender],
-      }),
-    })),
   ]
   const [results, supplyBefore, native] = await Promise.all([
     callContracts({ rpc, blockNumber: toBlock, calls, ...sig }),
@@ -188,7 +170,6 @@ export async function readBatchState({
       decimals: standard === 'erc20' && decimals ? decodeDecimals(decimals) : undefined,
     })
   }
-  const allowances = allowanceList.map((a) => ({ ...a, allowance: uintOrZero(results[k++]) }))
 
   // Detect tokens whose balances do not follow their events.
   const before = new Map(newErc20.map((t, i) => [t, decodeUint(supplyBefore[i] ?? '0x') ?? 0n]))
@@ -220,7 +201,7 @@ export async function readBatchState({
     const extra: { token: Address; holder: Address }[] = []
     for (const token of flagged) {
       rebasing.add(token)
-      for (const holder of await store.tokenHolders({ chainId, token })) {
+      for (const holder of await state.tokenHolders({ chainId, token })) {
         if (!erc20Balances.has(pairKey(token, holder)))
           extra.push({ token, holder: holder as Address })
       }
@@ -234,17 +215,17 @@ export async function readBatchState({
     for (const [i, p] of extra.entries()) {
       erc20Balances.set(pairKey(p.token, p.holder), uintOrZero(extraResults[i]))
     }
-    const extraRows = await store.readState({
+    const extraRows = await state.readState({
       table: 'token_balances',
       chainId,
-      ids: extra.map((p) => p.holder),
+      keys: extra.map((p) => ({ address: p.holder, token: p.token })),
     })
     for (const r of extraRows) balances.set(pairKey(r.token, r.address), r)
   }
 
   return {
-    loaded: { tokens, balances, nfts, approvals },
-    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, allowances },
+    loaded: { tokens, balances, nfts },
+    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing },
   }
 }
 

@@ -50,6 +50,8 @@ export type SvmRpc = {
   getTransactions(signatures: readonly string[], signal?: AbortSignal): Promise<unknown[]>
   /** Total supply of the native asset, in base units. */
   getNativeSupply(signal?: AbortSignal): Promise<bigint>
+  /** The node's current slot at the reads' commitment. */
+  getSlot(signal?: AbortSignal): Promise<number>
   close(): void
 }
 
@@ -187,6 +189,13 @@ export function createSvmRpc({
         options(signal),
       )
       return toBigInt(result.value.total)
+    },
+    async getSlot(signal) {
+      const slot = await client.request<unknown>(
+        { method: 'getSlot', params: [{ commitment: COMMITMENT }] },
+        options(signal),
+      )
+      return Number(toBigInt(slot))
     },
     close() {
       client.close()

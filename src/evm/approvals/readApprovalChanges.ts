@@ -1,0 +1,190 @@
+import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem'
+import type { StateReader } from '../../store/createStore.ts'
+import type { ApprovalTable } from '../../store/schema.ts'
+import type { StateChange } from '../../store/stateTables.ts'
+import { toU256 } from '../../store/u256.ts'
+import { erc20Abi } from '../abis.ts'
+import type { ChainBlock } from '../fetch/chainBlock.ts'
+import { callContracts } from '../read/callContracts.ts'
+import type { RpcClient } from '../rpc/createRpcClient.ts'
+import type { Address, Hex } from '../types.ts'
+import {
+  type ApprovalEvent,
+  type ApprovalKey,
+  approvalKeyId,
+  collectApprovalEvents,
+} from './collectApprovalEvents.ts'
+import { PERMIT2_ADDRESS, permit2Abi } from './permit2.ts'
+
+const operatorAbi = parseAbi([
+  'function isApprovedForAll(address owner, address operator) view returns (bool)',
+])
+
+type Origin = Pick<ApprovalTable, 'approved_block' | 'approved_time' | 'tx_hash'>
+
+/**
+ * The `approvals` rows a batch leaves behind: every approval it emitted, and every stored
+ * allowance of an owner whose tokens left it (a `transferFrom` spends without an event), read
+ * from the node at the batch's last block, so amounts are exact whatever the token does.
+ * A zero allowance or a revoked operator deletes the row; a call that reverts changes nothing.
+ */
+export async function readApprovalChanges({
+  rpc,
+  state,
+  chainId,
+  blocks,
+  signal,
+}: {
+  rpc: RpcClient
+  /** The store with the batches not yet committed. */
+  state: Pick<StateReader, 'readState'>
+  chainId: number
+  blocks: readonly ChainBlock[]
+  signal?: AbortSignal
+}): Promise<StateChange[]> {
+  const last = blocks[blocks.length - 1]
+  if (!last) return []
+  const { approved, spent } = collectApprovalEvents(blocks)
+
+  // Stored allowances of owners whose tokens moved: keep their approval's origin.
+  const toRead = new Map<string, ApprovalKey & { origin: Origin }>()
+  for (const event of approved.values()) toRead.set(approvalKeyId(event), withOrigin(event))
+  const owners = [...new Set([...spent].map((s) => s.split('|')[0] as string))]
+  if (owners.length > 0) {
+    const stored = await state.readState({
+      table: 'approvals',
+      chainId,
+      keys: owners.map((owner) => ({ owner })),
+    })
+    for (const row of stored) {
+      if (row.kind === 'operator' || !spent.has(`${row.owner}|${row.token}`)) continue
+      const id = approvalKeyId(row as ApprovalKey)
+      if (toRead.has(id)) continue
+      toRead.set(id, {
+        ...(row as ApprovalKey),
+        origin: {
+          approved_block: row.approved_block,
+          approved_time: row.approved_time,
+          tx_hash: row.tx_hash,
+        },
+      })
+    }
+  }
+
+  const keys = [...toRead.values()]
+  const results = await callContracts({
+    rpc,
+    blockNumber: last.number,
+    calls: keys.map(allowanceCall),
+    ...(signal ? { signal } : {}),
+  })
+  const changes: StateChange[] = []
+  for (const [i, key] of keys.entries()) {
+    const read = decodeAllowance(key, results[i])
+    if (read === undefined) continue
+    const id = { owner: key.owner, chain_id: chainId, token: key.token, spender: key.spender }
+    changes.push({
+      table: 'approvals',
+      key: { ...id, kind: key.kind },
+      row:
+        read.amount === 0n
+          ? null
+          : {
+              ...id,
+              kind: key.kind,
+              allowance: toU256(read.amount),
+              block_number: Number(last.number),
+              ...key.origin,
+              expiration: read.expiration,
+            },
+    })
+  }
+  return changes
+}
+
+function withOrigin(event: ApprovalEvent): ApprovalKey & { origin: Origin } {
+  const { owner, token, spender, kind } = event
+  return {
+    owner,
+    token,
+    spender,
+    kind,
+    origin: { approved_block: event.block, approved_time: event.time, tx_hash: event.txHash },
+  }
+}
+
+function allowanceCall(key: ApprovalKey): { to: Address; data: Hex } {
+  switch (key.kind) {
+    case 'erc20':
+      return {
+        to: key.token,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [key.owner, key.spender],
+        }),
+      }
+    case 'operator':
+      return {
+        to: key.token,
+        data: encodeFunctionData({
+          abi: operatorAbi,
+          functionName: 'isApprovedForAll',
+          args: [key.owner, key.spender],
+        }),
+      }
+    case 'permit2':
+      return {
+        to: PERMIT2_ADDRESS,
+        data: encodeFunctionData({
+          abi: permit2Abi,
+          functionName: 'allowance',
+          args: [key.owner, key.token, key.spender],
+        }),
+      }
+    default: {
+      const never: never = key.kind
+      throw new Error(`unknown approval kind ${String(never)}`)
+    }
+  }
+}
+
+/** The amount (operators: 1 or 0) and Permit2's expiry; undefined when the call failed. */
+function decodeAllowance(
+  key: ApprovalKey,
+  result: Hex | undefined,
+): { amount: bigint; expiration: number | null } | undefined {
+  if (result === undefined || result === '0x') return undefined
+  try {
+    switch (key.kind) {
+      case 'erc20':
+        return {
+          amount: decodeFunctionResult({ abi: erc20Abi, functionName: 'allowance', data: result }),
+          expiration: null,
+        }
+      case 'operator': {
+        const approved = decodeFunctionResult({
+          abi: operatorAbi,
+          functionName: 'isApprovedForAll',
+          data: result,
+        })
+        return { amount: approved ? 1n : 0n, expiration: null }
+      }
+      case 'permit2': {
+        const [amount, expiration] = decodeFunctionResult({
+          abi: permit2Abi,
+          functionName: 'allowance',
+          data: result,
+        })
+        return { amount, expiration: Number(expiration) }
+      }
+      default: {
+        const never: never = key.kind
+        throw new Error(`unknown approval kind ${String(never)}`)
+      }
+    }
+  } catch {
+    // A contract answering something that is not an allowance: nothing to record.
+    return undefined
+  }
+}

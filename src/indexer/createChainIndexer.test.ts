@@ -1,0 +1,301 @@
+import {
+  type Address,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  publicActions,
+} from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { compareWithNode } from '../../test/support/compareWithNode.ts'
+import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
+import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
+import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
+import { type Anvil, startAnvil } from '../dev/startAnvil.ts'
+import { createLogger } from '../internal/logger.ts'
+
+const testLogger = () => createLogger({ level: process.env.LOG_LEVEL ?? 'silent', destination: 2 })
+
+import { createChainIndexer } from './createChainIndexer.ts'
+
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const accounts = [0, 1, 2, 3, 4].map((i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }))
+
+let anvil: Anvil
+let contracts: CompiledContracts
+let client: ReturnType<typeof makeClient>
+
+function makeClient(url: string) {
+  return createTestClient({ mode: 'anvil', transport: http(url), cacheTime: 0 })
+    .extend(publicActions)
+    .extend((c) => ({ wallet: createWalletClient({ transport: http(url), chain: c.chain }) }))
+}
+
+beforeAll(async () => {
+  ;[anvil, contracts] = await Promise.all([startAnvil({ chainId: 31337 }), compileContracts()])
+  client = makeClient(anvil.rpcUrl)
+})
+afterAll(async () => {
+  await anvil?.stop()
+})
+
+async function send(tx: Parameters<typeof client.wallet.sendTransaction>[0]) {
+  const hash = await client.wallet.sendTransaction(tx)
+  return client.waitForTransactionReceipt({ hash })
+}
+
+async function deployToken(): Promise<Address> {
+  const { abi, bytecode } = contracts.DemoERC20
+  const hash = await client.wallet.deployContract({
+    abi,
+    bytecode,
+    args: ['Demo', 'DEMO', 18],
+    account: accounts[0]!,
+    chain: null,
+  })
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  return receipt.contractAddress as Address
+}
+
+async function tokenCall(token: Address, from: number, functionName: string, args: unknown[]) {
+  const hash = await client.wallet.writeContract({
+    address: token,
+    abi: contracts.DemoERC20.abi,
+    functionName,
+    args,
+    account: accounts[from]!,
+    chain: null,
+  })
+  return client.waitForTransactionReceipt({ hash })
+}
+
+async function activity(token: Address) {
+  for (let i = 0; i < 5; i++) {
+    await send({
+      account: accounts[i % 5]!,
+      to: accounts[(i + 1) % 5]!.address,
+      value: parseEther('1.5'),
+      chain: null,
+    })
+  }
+  await tokenCall(token, 0, 'mint', [accounts[1]!.address, 1000n])
+  await tokenCall(token, 1, 'transfer', [accounts[2]!.address, 300n])
+  await tokenCall(token, 2, 'approve', [accounts[3]!.address, 200n])
+  await tokenCall(token, 3, 'transferFrom', [accounts[2]!.address, accounts[4]!.address, 150n])
+}
+
+for (const dialect of DIALECTS) {
+  describe(`indexer (${dialect})`, () => {
+    let t: TestStore
+    afterEach(async () => {
+      await t?.drop()
+    })
+
+    test('default: balances, supply and allowances equal the node', async () => {
+      t = await createTestStore(dialect)
+      const token = await deployToken()
+      await activity(token)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl], batchSize: 3 }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      const head = await client.getBlockNumber()
+      await run.synced({ block: Number(head) })
+      await run.stop()
+      const { mismatches, checked } = await compareWithNode({
+        store: t.store,
+        rpcUrl: anvil.rpcUrl,
+        chainId: 31337,
+        block: head,
+        wallets: accounts.map((a) => a.address),
+      })
+      expect(mismatches).toEqual([])
+      expect(checked.tokenBalances).toBeGreaterThan(0)
+      const allowance = await t.store.db
+        .selectFrom('approvals')
+        .selectAll()
+        .where('token', '=', token.toLowerCase())
+        .execute()
+      expect(allowance.map((a) => [a.owner, a.spender, BigInt(`0x${a.allowance}`)])).toEqual([
+        [accounts[2]!.address.toLowerCase(), accounts[3]!.address.toLowerCase(), 50n],
+      ])
+      const holder = await t.store.db
+        .selectFrom('token_balances')
+        .selectAll()
+        .where('address', '=', accounts[2]!.address.toLowerCase())
+        .executeTakeFirstOrThrow()
+      expect(holder.has_initiated_transfer).toBe(1)
+      expect(holder.first_acquired_time).toBeTypeOf('number')
+    })
+
+    test('behavior: reorgs while following the head leave state equal to the node', async () => {
+      t = await createTestStore(dialect)
+      const token = await deployToken()
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl] }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      for (const depth of [1, 3, 10]) {
+        await activity(token)
+        const before = await client.getBlock()
+        await run.synced({ block: Number(before.number), hash: before.hash })
+        // Replace the last `depth` blocks with a branch holding different transactions.
+        await client.request({
+          method: 'anvil_reorg' as never,
+          params: [
+            depth,
+            [
+              [
+                {
+                  from: accounts[4]!.address,
+                  to: accounts[0]!.address,
+                  value: `0x${(10n ** 18n).toString(16)}`,
+                },
+                0,
+              ],
+            ],
+          ] as never,
+        })
+        const after = await client.getBlock()
+        expect(after.hash).not.toBe(before.hash)
+        await run.synced({ block: Number(after.number), hash: after.hash })
+        const { mismatches } = await compareWithNode({
+          store: t.store,
+          rpcUrl: anvil.rpcUrl,
+          chainId: 31337,
+          block: after.number,
+          wallets: accounts.map((a) => a.address),
+        })
+        expect(mismatches).toEqual([])
+      }
+      await run.stop()
+    })
+
+    test('error: a reorg deeper than the finality depth stops the chain with a clear error', async () => {
+      t = await createTestStore(dialect)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [anvil.rpcUrl],
+          finalityDepth: 3,
+          batchSize: 2,
+        }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      for (let i = 0; i < 8; i++) {
+        await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+      }
+      const before = await client.getBlock()
+      await run.synced({ block: Number(before.number), hash: before.hash })
+      const checkpoint = await t.store.getCheckpoint(31337)
+      await client.request({ method: 'anvil_reorg' as never, params: [6, []] as never })
+      const error = (await run.failed()) as Error
+      expect(error?.name).toBe('FatalIndexerError')
+      expect(error.message).toMatch(
+        /^Chain 31337: reorg deeper than 3 blocks \(the finality depth\)/,
+      )
+      // Nothing was reverted or overwritten: the store still holds the old branch.
+      expect(await t.store.getCheckpoint(31337)).toEqual(checkpoint)
+    })
+
+    test('behavior: a WebSocket newHeads subscription wakes the indexer before the next poll', async () => {
+      t = await createTestStore(dialect)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [anvil.rpcUrl, anvil.wsUrl],
+          pollIntervalMs: 600_000,
+        }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      const first = await client.getBlock()
+      await run.synced({ block: Number(first.number), hash: first.hash })
+      await new Promise((r) => setTimeout(r, 300)) // let the subscription settle
+      await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+      const next = await client.getBlock()
+      // Polling alone would take ten minutes.
+      await run.synced({ block: Number(next.number), hash: next.hash, timeoutMs: 10_000 })
+      await run.stop()
+    })
+
+    test('behavior: a node that falls behind on the same branch is waited for, not reverted', async () => {
+      t = await createTestStore(dialect)
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl] }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      for (let i = 0; i < 4; i++) {
+        await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+      }
+      const before = await client.getBlock()
+      await run.synced({ block: Number(before.number), hash: before.hash })
+      // The node drops its last 3 blocks (like a lagging fallback endpoint), keeps the rest.
+      await client.request({ method: 'anvil_rollback' as never, params: [3] as never })
+      await new Promise((r) => setTimeout(r, 500))
+      expect(await t.store.getCheckpoint(31337)).toMatchObject({
+        blockNumber: Number(before.number),
+      })
+      // Then it moves on along another branch: that one is a reorg, handled as usual.
+      for (let i = 0; i < 4; i++) {
+        await send({ account: accounts[2]!, to: accounts[3]!.address, value: 2n, chain: null })
+      }
+      const next = await client.getBlock()
+      await run.synced({ block: Number(next.number), hash: next.hash })
+      await run.stop()
+      const { mismatches } = await compareWithNode({
+        store: t.store,
+        rpcUrl: anvil.rpcUrl,
+        chainId: 31337,
+        block: next.number,
+        wallets: accounts.map((a) => a.address),
+      })
+      expect(mismatches).toEqual([])
+    })
+
+    test('behavior: starting after a token was minted does not mistake it for a rebasing token', async () => {
+      t = await createTestStore(dialect)
+      const token = await deployToken()
+      await tokenCall(token, 0, 'mint', [accounts[1]!.address, 1000n])
+      const start = Number(await client.getBlockNumber()) + 1
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl], startBlock: start }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      await tokenCall(token, 1, 'transfer', [accounts[2]!.address, 100n])
+      const head = await client.getBlock()
+      await run.synced({ block: Number(head.number), hash: head.hash })
+      await run.stop()
+      const row = await t.store.db
+        .selectFrom('tokens')
+        .selectAll()
+        .where('address', '=', token.toLowerCase())
+        .executeTakeFirstOrThrow()
+      expect(row.rebasing).toBe(0)
+      const holders = await t.store.db
+        .selectFrom('token_balances')
+        .select(['address', 'balance'])
+        .where('token', '=', token.toLowerCase())
+        .orderBy('address')
+        .execute()
+      expect(holders.map((h) => [h.address, BigInt(`0x${h.balance}`)])).toEqual(
+        [
+          [accounts[1]!.address.toLowerCase(), 900n],
+          [accounts[2]!.address.toLowerCase(), 100n],
+        ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      )
+    })
+  })
+}

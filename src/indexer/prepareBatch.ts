@@ -1,0 +1,126 @@
+import { toHex } from 'viem'
+import { readApprovalChanges } from '../evm/approvals/readApprovalChanges.ts'
+import { deriveHistory } from '../evm/derive/deriveHistory.ts'
+import { deriveState } from '../evm/derive/deriveState.ts'
+import type { ChainBlock } from '../evm/fetch/chainBlock.ts'
+import { readBatchState } from '../evm/read/readBatchState.ts'
+import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
+import type { Address } from '../evm/types.ts'
+import type { PriceGraph, PriceGraphChain } from '../prices/createPriceGraph.ts'
+import { updatePrices } from '../prices/updatePrices.ts'
+import { valueActivity } from '../prices/valueActivity.ts'
+import type { BatchWrite } from '../store/applyBatch.ts'
+import type { StateReader, Store } from '../store/createStore.ts'
+import { collectWebhookEvents } from '../webhooks/collectWebhookEvents.ts'
+
+export type PreparedBatch =
+  | { type: 'prepared'; write: BatchWrite; transfers: number; transactions: number }
+  /** The node left these blocks' branch while the batch read state: nothing to write. */
+  | { type: 'reorged' }
+
+/**
+ * Everything a batch of consecutive blocks will write, short of writing it: decode → derive →
+ * read state → pools and prices → USD values → webhook events. `state` is the store as it
+ * will be once the batches before this one are committed, and `graph` the chain's prices
+ * after them, so the pipeline can prepare a batch while the previous one is still written.
+ * State is read from the node by block number, so the batch ends by checking that its last
+ * block is still the node's: reads made while the node moved to another branch are never
+ * stored beside this branch's blocks.
+ * `seedNative`: addresses whose native balance is read even though no block touched them
+ * (genesis allocations, in the chain's first batch).
+ */
+export async function prepareBatch({
+  rpc,
+  store,
+  state,
+  graph,
+  chain,
+  blocks,
+  keepUndo,
+  seedNative = [],
+  signal,
+}: {
+  rpc: RpcClient
+  /** For webhook subscriptions (not state). */
+  store: Store
+  state: StateReader
+  graph: PriceGraph
+  chain: PriceGraphChain
+  blocks: readonly ChainBlock[]
+  keepUndo: boolean
+  seedNative?: readonly Address[]
+  signal?: AbortSignal
+}): Promise<PreparedBatch> {
+  const { chainId } = chain
+  const first = blocks[0]
+  const last = blocks[blocks.length - 1]
+  if (!first || !last) throw new Error('prepareBatch: no blocks')
+  const fromBlock = Number(first.number)
+  const toBlock = Number(last.number)
+  const sig = signal ? { signal } : {}
+  const { rows, touched } = deriveHistory({ chainId, blocks })
+  for (const address of seedNative) touched.native.add(address)
+  const { loaded, reads } = await readBatchState({
+    rpc,
+    state,
+    chainId,
+    fromBlock: first.number,
+    toBlock: last.number,
+    touched,
+    ...sig,
+  })
+  const changes = deriveState({ chainId, fromBlock, toBlock, touched, loaded, reads })
+  const decimals = new Map<Address, number>()
+  for (const [address, t] of loaded.tokens)
+    if (t.decimals !== null) decimals.set(address, t.decimals)
+  for (const [address, t] of reads.newTokens)
+    if (t.decimals !== undefined) decimals.set(address, t.decimals)
+  const priceChanges = await updatePrices({
+    rpc,
+    state,
+    graph,
+    chain,
+    blockNumber: last.number,
+    blockTime: last.timestamp,
+    touched: touched.pools,
+    created: touched.poolCreations,
+    batchDecimals: decimals,
+    ...sig,
+  })
+  valueActivity({ chainId, rows: rows.activity, priceOf: graph.priceOf, decimals })
+  // Outbox rows for subscribed addresses, committed with the batch (webhooks).
+  const outbox = await collectWebhookEvents({
+    rpc,
+    store,
+    chainId,
+    rows,
+    state: changes,
+    loaded,
+    reads,
+    fromBlock,
+    toBlock,
+    prices: graph.priceOf,
+    ...sig,
+  })
+  const approvals = await readApprovalChanges({ rpc, state, chainId, blocks, ...sig })
+  const still = await rpc.request<{ hash: string } | null>(
+    { method: 'eth_getBlockByNumber', params: [toHex(last.number), false] },
+    sig,
+  )
+  if (still?.hash.toLowerCase() !== last.hash) return { type: 'reorged' }
+  return {
+    type: 'prepared',
+    write: {
+      chainId,
+      fromBlock,
+      toBlock,
+      toHash: last.hash,
+      keepUndo,
+      ...rows,
+      state: [...changes, ...priceChanges, ...approvals],
+      outbox,
+    },
+    transfers: rows.transfers.length,
+    transactions: rows.transactions.length,
+  }
+}

@@ -1,0 +1,183 @@
+import type { ChainConfig } from '../config/types.ts'
+import type { ChainBlock } from '../evm/fetch/chainBlock.ts'
+import type { FetchCapabilities } from '../evm/fetch/detectCapabilities.ts'
+import { fetchBlocks } from '../evm/fetch/fetchBlocks.ts'
+import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
+import type { Address } from '../evm/types.ts'
+import { NonRetryableError } from '../internal/errors.ts'
+import type { Logger } from '../internal/logger.ts'
+import type { PriceGraph } from '../prices/createPriceGraph.ts'
+import type { BatchWrite } from '../store/applyBatch.ts'
+import type { Store } from '../store/createStore.ts'
+import { sleep } from '../utils/sleep.ts'
+import type { StateView } from './createStateView.ts'
+import { prepareBatch } from './prepareBatch.ts'
+
+export type PipelineResult =
+  /** Every block up to `to` is committed. */
+  | { type: 'done' }
+  /** The next block's parent is not the last one prepared: a reorg below `at` (committed). */
+  | { type: 'reorg'; at: number }
+  /** The node moved while a window or a batch was read: look at the head again. */
+  | { type: 'moved' }
+
+export type CommittedBatch = {
+  fromBlock: number
+  toBlock: number
+  blocks: number
+  transfers: number
+  transactions: number
+}
+
+/** Commits one batch with its checkpoint (the indexer adds its lock check). */
+export type CommitBatch = (write: BatchWrite) => Promise<void>
+
+/**
+ * Brings the store from block `from` (its parent `parentHash` is committed) up to `to`, with
+ * the stages overlapping: up to `fetchConcurrency` windows are fetched while one batch is
+ * prepared (derive, node reads, prices, webhook events) and up to `maxPendingCommits`
+ * prepared batches are written. Batches commit in order, each with its checkpoint, so a
+ * crash leaves the store at a batch boundary. Each queue is bounded: memory stays flat
+ * however long the range. Before returning, every commit started has settled; on a reorg or
+ * a failure the caller must `view.clear()` and reload `graph` (prepared, uncommitted batches
+ * are dropped).
+ */
+export async function runPipeline({
+  chain,
+  rpc,
+  store,
+  view,
+  graph,
+  caps,
+  from,
+  parentHash,
+  to,
+  headBlock,
+  seedNative,
+  commit,
+  maxPendingCommits = 2,
+  nextSeq,
+  onCommitted,
+  logger,
+  signal,
+}: {
+  chain: ChainConfig
+  rpc: RpcClient
+  store: Store
+  view: StateView
+  graph: PriceGraph
+  caps: FetchCapabilities
+  from: number
+  /** Hash of block `from - 1` as committed; undefined when starting at the start block. */
+  parentHash: string | undefined
+  to: number
+  /** The node's head when the range was chosen (batches within finality keep undo). */
+  headBlock: number
+  /** Addresses read in the first batch (genesis allocations); empty after it. */
+  seedNative: readonly Address[]
+  commit: CommitBatch
+  maxPendingCommits?: number
+  /** Sequence numbers for the state view, rising over the indexer's life. */
+  nextSeq: () => number
+  onCommitted: (batch: CommittedBatch) => void
+  logger: Logger
+  signal: AbortSignal
+}): Promise<PipelineResult> {
+  const windows: { from: number; to: number; blocks: Promise<ChainBlock[]> }[] = []
+  let next = from
+  const fill = () => {
+    while (windows.length < chain.fetchConcurrency && next <= to) {
+      const end = Math.min(next + chain.batchSize - 1, to)
+      windows.push({ from: next, to: end, blocks: fetchWindow(next, end) })
+      next = end + 1
+    }
+  }
+  function fetchWindow(start: number, end: number): Promise<ChainBlock[]> {
+    const blocks = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fetchBlocks({ rpc, from: BigInt(start), to: BigInt(end), caps, signal })
+        } catch (error) {
+          if (signal.aborted || error instanceof NonRetryableError || attempt >= 8) throw error
+          logger.debug({ err: error, from_block: start, to_block: end }, 'Fetch failed; retrying')
+          await sleep(Math.min(5_000, 200 * 2 ** attempt), signal)
+        }
+      }
+    })()
+    blocks.catch(() => {}) // awaited below, or abandoned
+    return blocks
+  }
+
+  const pending: Promise<void>[] = []
+  let failed: unknown
+  const settle = async () => {
+    // Never leave a commit running behind the caller (a revert must not race it).
+    await Promise.allSettled(pending)
+    if (failed) throw failed
+  }
+  let result: PipelineResult
+  try {
+    result = await stages()
+  } catch (error) {
+    await Promise.allSettled(pending)
+    throw error
+  }
+  await settle()
+  return result
+
+  async function stages(): Promise<PipelineResult> {
+    let seed = seedNative
+    let prevHash = parentHash
+    let prevNumber = from - 1
+    for (fill(); windows.length > 0; fill()) {
+      const window = windows.shift()!
+      const blocks = await window.blocks
+      if (failed) throw failed
+      const first = blocks[0]
+      if (first && prevHash !== undefined && first.parentHash !== prevHash) {
+        return { type: 'reorg', at: prevNumber }
+      }
+      for (let i = 1; i < blocks.length; i++) {
+        // The node moved between calls of one window: fetch again.
+        if (blocks[i]?.parentHash !== blocks[i - 1]?.hash) return { type: 'moved' }
+      }
+      const prepared = await prepareBatch({
+        rpc,
+        store,
+        state: view,
+        graph,
+        chain,
+        blocks,
+        keepUndo: window.to > headBlock - chain.finalityDepth,
+        seedNative: seed,
+        signal,
+      })
+      if (prepared.type === 'reorged') return { type: 'moved' }
+      seed = []
+      const seq = nextSeq()
+      view.push(seq, prepared.write.state)
+      prevHash = prepared.write.toHash
+      prevNumber = window.to
+      const done: CommittedBatch = {
+        fromBlock: window.from,
+        toBlock: window.to,
+        blocks: blocks.length,
+        transfers: prepared.transfers,
+        transactions: prepared.transactions,
+      }
+      // Commits chain on each other: in order, and none starts after one failed.
+      const previous = pending[pending.length - 1] ?? Promise.resolve()
+      const committing = previous.then(async () => {
+        await commit(prepared.write)
+        view.committed(seq)
+        onCommitted(done)
+      })
+      committing.catch((error: unknown) => {
+        failed ??= error
+      })
+      pending.push(committing)
+      while (pending.length > maxPendingCommits) await pending.shift()
+    }
+    return { type: 'done' }
+  }
+}

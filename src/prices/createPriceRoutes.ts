@@ -1,0 +1,416 @@
+import type { PoolType } from '../evm/poolTypes.ts'
+import type { Address } from '../evm/types.ts'
+import { createMaxHeap } from '../utils/createMaxHeap.ts'
+
+/** A trusted pool with its current state, as pricing needs it. */
+export type PricingPool = {
+  address: Address
+  type: PoolType
+  token0: Address
+  token1: Address
+  /** V2 reserves; V3 the pool's token balances (raw units). */
+  reserve0: bigint
+  reserve1: bigint
+  /** V3 only: the pool's price and its in-range liquidity. */
+  sqrtPriceX96: bigint | null
+  liquidity: bigint | null
+}
+
+export type TokenPrice = {
+  priceUsd: number
+  /** The pool the price comes from; null for a USD anchor. */
+  pool: Address | null
+  /** USD value of that pool's reserves (for an anchor: of its deepest pool). */
+  poolSizeUsd: number
+}
+
+/**
+ * A token's route: its price, how liquid the route is (its thinnest pool, in USD), how liquid
+ * its last pool is (of two routes as liquid as each other, the deeper last pool wins), and
+ * the token it is priced through (null for an anchor).
+ */
+export type Route = TokenPrice & { width: number; hop: number; parent: Address | null }
+
+/**
+ * Every token's price through its most liquid route to a USD anchor, kept up to date as pools
+ * change. A route is as liquid as its thinnest pool, and a pool's liquidity is twice the USD
+ * value of its already-priced side (what someone had to deposit: a pool cannot make itself
+ * look deep by its own price); pools below `minLiquidityUsd` never price anything.
+ *
+ * The routes form a tree rooted at the anchors. `settle()` recomputes only what the pools
+ * changed since the last call can have moved: the tokens routed through a changed pool (and
+ * the tokens routed through those), and tokens a changed pool may now offer a better route
+ * to; everything else keeps its route. Work per call grows with what changed, not with the
+ * number of pools (a widest-path search, restarted from the boundary of the affected part).
+ * Prices and route widths equal a search from scratch where the pools agree on prices; among
+ * equally wide routes the deeper last pool wins, and which of two such routes a token keeps
+ * may depend on the order the pools changed in (no route may run through its own token).
+ */
+export type PriceRoutes = {
+  /** Adds or replaces a pool; null removes it. */
+  setPool(address: Address, pool: PricingPool | null): void
+  /** A token's decimals became known (pools through it may become usable). */
+  setDecimals(token: Address, decimals: number): void
+  /**
+   * Applies the changes since the last call. Returns every token whose price, pool or pool
+   * size moved (undefined: no longer priced) and how many heap steps it took.
+   */
+  settle(): { changed: Map<Address, TokenPrice | undefined>; steps: number }
+  route(token: Address): Route | undefined
+  /** Every priced token. */
+  prices(): ReadonlyMap<Address, TokenPrice>
+}
+
+const Q96 = 2 ** 96
+
+type Quoted = {
+  pool: PricingPool
+  /** Reserves in whole tokens (V3: the pool's balances). */
+  human0: number
+  human1: number
+  /** What a trade at the current price can reach, in whole tokens (V3: in-range only). */
+  depth0: number
+  depth1: number
+  /** Spot price: token1 per token0. */
+  ratio: number
+}
+
+type Node = Route
+/** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
+type Candidate = {
+  token: Address
+  price: number
+  pool: Quoted | null
+  width: number
+  hop: number
+  from: Node | null
+}
+
+/** Whether route `a` beats route `b`: wider, or as wide with a deeper last pool. */
+const better = (a: { width: number; hop: number }, b: { width: number; hop: number }) =>
+  a.width > b.width || (a.width === b.width && a.hop > b.hop)
+
+export function createPriceRoutes({
+  anchors,
+  minLiquidityUsd,
+}: {
+  anchors: readonly Address[]
+  minLiquidityUsd: number
+}): PriceRoutes {
+  const anchorSet = new Set(anchors)
+  const pools = new Map<Address, PricingPool>()
+  const decimals = new Map<Address, number>()
+  const quotes = new Map<Address, Quoted>()
+  /** Every pool (usable or not) by token. */
+  const byToken = new Map<Address, Set<Address>>()
+  const routes = new Map<Address, Node>()
+  const children = new Map<Address, Set<Address>>()
+  /** The token whose route's last pool is this one (at most one). */
+  const users = new Map<Address, Address>()
+  const changedPools = new Set<Address>()
+  /** Tokens of the changed pools (old and new sides): anchors among them are re-sized. */
+  const changedTokens = new Set<Address>()
+  /** Anchors are priced from the start; on the first settle they are seeded. */
+  let seeded = false
+
+  const link = (token: Address, pool: Address) => {
+    let set = byToken.get(token)
+    if (!set) {
+      set = new Set()
+      byToken.set(token, set)
+    }
+    set.add(pool)
+  }
+  const unlink = (token: Address, pool: Address) => byToken.get(token)?.delete(pool)
+
+  /** The candidate route to `to` through `q` from priced `from`, if the pool is deep enough. */
+  function via(from: Node, fromToken: Address, q: Quoted): Candidate | undefined {
+    const isToken0 = q.pool.token0 === fromToken
+    const to = isToken0 ? q.pool.token1 : q.pool.token0
+    const liquidity = 2 * (isToken0 ? q.depth0 : q.depth1) * from.priceUsd
+    if (!(liquidity >= minLiquidityUsd)) return undefined
+    // q.ratio = token1 per token0.
+    const price = isToken0 ? from.priceUsd / q.ratio : from.priceUsd * q.ratio
+    if (!Number.isFinite(price) || price <= 0) return undefined
+    return {
+      token: to,
+      price,
+      pool: q,
+      width: Math.min(from.width, liquidity),
+      hop: liquidity,
+      from,
+    }
+  }
+
+  /**
+   * Whether `token`'s route passes through `via`. A route back through a token's own
+   * descendants is never wider than its own, but can tie in width with a deeper last pool:
+   * taking it would make a cycle.
+   */
+  const routesThrough = (token: Address, via: Address) => {
+    for (let t: Address | null = token; t !== null; t = routes.get(t)?.parent ?? null)
+      if (t === via) return true
+    return false
+  }
+
+  /** What `settle` last reported (what the next call's changes are relative to). */
+  const reported = new Map<Address, TokenPrice>()
+  /**
+   * A token's route if it is priced: an anchor is $1 only once some usable pool holds it, so
+   * prices do not depend on whether pools were ever seen (a restart, a chain without a DEX).
+   */
+  const listed = (token: Address): Node | undefined => {
+    const node = routes.get(token)
+    if (!node || node.parent !== null) return node
+    for (const address of byToken.get(token) ?? []) if (quotes.has(address)) return node
+    return undefined
+  }
+
+  const sizeOf = (q: Quoted) => {
+    const p0 = routes.get(q.pool.token0)?.priceUsd
+    const p1 = routes.get(q.pool.token1)?.priceUsd
+    return p0 === undefined || p1 === undefined ? 0 : q.human0 * p0 + q.human1 * p1
+  }
+  const anchorSize = (token: Address) => {
+    let size = 0
+    for (const address of byToken.get(token) ?? []) {
+      const q = quotes.get(address)
+      if (q) size = Math.max(size, sizeOf(q))
+    }
+    return size
+  }
+
+  return {
+    setPool(address, pool) {
+      const old = pools.get(address)
+      if (old) {
+        unlink(old.token0, address)
+        unlink(old.token1, address)
+        changedTokens.add(old.token0).add(old.token1)
+      }
+      if (pool) {
+        changedTokens.add(pool.token0).add(pool.token1)
+        pools.set(address, pool)
+        link(pool.token0, address)
+        link(pool.token1, address)
+      } else pools.delete(address)
+      changedPools.add(address)
+    },
+    setDecimals(token, d) {
+      if (decimals.get(token) === d) return
+      decimals.set(token, d)
+      for (const address of byToken.get(token) ?? []) {
+        changedPools.add(address)
+        const pool = pools.get(address)
+        if (pool) changedTokens.add(pool.token0).add(pool.token1)
+      }
+    },
+    settle() {
+      const dirty = new Set<Address>()
+      const heap = createMaxHeap<Candidate>(better)
+      let steps = 0
+
+      /** Takes `token` and every token routed through it out of the tree. */
+      const invalidate = (token: Address) => {
+        const stack = [token]
+        const removed: Address[] = []
+        while (stack.length > 0) {
+          const t = stack.pop() as Address
+          const node = routes.get(t)
+          if (!node) continue
+          routes.delete(t)
+          if (node.parent) children.get(node.parent)?.delete(t)
+          if (node.pool) users.delete(node.pool)
+          dirty.add(t)
+          removed.push(t)
+          for (const c of children.get(t) ?? []) stack.push(c)
+          children.delete(t)
+        }
+        // Restart the search at the boundary: routes from still-priced neighbours.
+        for (const t of removed) seed(t)
+      }
+      const seed = (token: Address) => {
+        if (anchorSet.has(token)) {
+          heap.push({
+            token,
+            price: 1,
+            pool: null,
+            width: Number.POSITIVE_INFINITY,
+            hop: Number.POSITIVE_INFINITY,
+            from: null,
+          })
+          return
+        }
+        for (const address of byToken.get(token) ?? []) {
+          const q = quotes.get(address)
+          if (!q) continue
+          const from = q.pool.token0 === token ? q.pool.token1 : q.pool.token0
+          const node = routes.get(from)
+          const c = node && via(node, from, q)
+          if (c) heap.push(c)
+        }
+      }
+
+      if (!seeded) {
+        seeded = true
+        for (const a of anchorSet) {
+          dirty.add(a)
+          seed(a)
+        }
+      }
+      const sizeAnchors = new Set<Address>()
+      for (const token of changedTokens) if (anchorSet.has(token)) sizeAnchors.add(token)
+      changedTokens.clear()
+      for (const address of changedPools) {
+        const pool = pools.get(address)
+        const d0 = pool && decimals.get(pool.token0)
+        const d1 = pool && decimals.get(pool.token1)
+        const q = pool && d0 !== undefined && d1 !== undefined ? quote(pool, d0, d1) : undefined
+        if (q) quotes.set(address, q)
+        else quotes.delete(address)
+        const user = users.get(address)
+        if (user) invalidate(user)
+        if (!q) continue
+        for (const [from, to] of [
+          [q.pool.token0, q.pool.token1],
+          [q.pool.token1, q.pool.token0],
+        ] as const) {
+          const node = routes.get(from)
+          const c = node && via(node, from, q)
+          if (!c) continue
+          const current = routes.get(to)
+          if (current && !(better(c, current) && !routesThrough(from, to))) continue
+          if (current) invalidate(to)
+          dirty.add(to)
+          heap.push(c)
+        }
+      }
+      changedPools.clear()
+
+      for (let next = heap.pop(); next; next = heap.pop()) {
+        steps++
+        if (routes.has(next.token)) continue
+        const q = next.pool
+        const parent = q ? (q.pool.token0 === next.token ? q.pool.token1 : q.pool.token0) : null
+        // Offered by a node that has since been re-routed (or taken out), or through a pool
+        // that has changed since: stale.
+        if (parent !== null && routes.get(parent) !== next.from) continue
+        if (q && quotes.get(q.pool.address) !== q) continue
+        const node: Node = {
+          priceUsd: next.price,
+          pool: q ? q.pool.address : null,
+          poolSizeUsd: 0,
+          width: next.width,
+          hop: next.hop,
+          parent,
+        }
+        routes.set(next.token, node)
+        dirty.add(next.token)
+        if (parent) {
+          let set = children.get(parent)
+          if (!set) {
+            set = new Set()
+            children.set(parent, set)
+          }
+          set.add(next.token)
+        }
+        if (q) users.set(q.pool.address, next.token)
+        for (const address of byToken.get(next.token) ?? []) {
+          const pq = quotes.get(address)
+          if (!pq) continue
+          const c = via(node, next.token, pq)
+          if (!c) continue
+          const current = routes.get(c.token)
+          if (current) {
+            // A better route to a priced token through this one: re-route it (and its tree).
+            if (!better(c, current) || routesThrough(next.token, c.token)) continue
+            invalidate(c.token)
+          }
+          heap.push(c)
+        }
+      }
+
+      // Pool sizes: of the re-routed tokens' pools, and of anchors next to anything moved.
+      for (const token of dirty) {
+        for (const address of byToken.get(token) ?? []) {
+          const pool = pools.get(address)
+          if (!pool) continue
+          for (const t of [pool.token0, pool.token1]) if (anchorSet.has(t)) sizeAnchors.add(t)
+        }
+        const node = routes.get(token)
+        if (node?.pool) {
+          const q = quotes.get(node.pool)
+          node.poolSizeUsd = q ? sizeOf(q) : 0
+        }
+      }
+      for (const a of sizeAnchors) {
+        const node = routes.get(a)
+        if (!node) continue
+        node.poolSizeUsd = anchorSize(a)
+      }
+
+      const changed = new Map<Address, TokenPrice | undefined>()
+      for (const token of new Set([...dirty, ...sizeAnchors])) {
+        const node = listed(token)
+        const old = reported.get(token)
+        if (!node) {
+          if (old) changed.set(token, undefined)
+          reported.delete(token)
+          continue
+        }
+        const now = toPrice(node)
+        if (
+          !old ||
+          old.priceUsd !== now.priceUsd ||
+          old.pool !== now.pool ||
+          old.poolSizeUsd !== now.poolSizeUsd
+        ) {
+          changed.set(token, now)
+          reported.set(token, now)
+        }
+      }
+      return { changed, steps }
+    },
+    route(token) {
+      const node = listed(token)
+      return node
+        ? { ...toPrice(node), width: node.width, hop: node.hop, parent: node.parent }
+        : undefined
+    },
+    prices() {
+      const out = new Map<Address, TokenPrice>()
+      for (const token of routes.keys()) {
+        const node = listed(token)
+        if (node) out.set(token, toPrice(node))
+      }
+      return out
+    },
+  }
+}
+
+const toPrice = (node: Node): TokenPrice => ({
+  priceUsd: node.priceUsd,
+  pool: node.pool,
+  poolSizeUsd: node.poolSizeUsd,
+})
+
+/** Reserves in whole tokens and the spot price (token1 per token0); undefined if unusable. */
+function quote(pool: PricingPool, d0: number, d1: number): Quoted | undefined {
+  if (pool.token0 === pool.token1) return undefined
+  const human0 = Number(pool.reserve0) / 10 ** d0
+  const human1 = Number(pool.reserve1) / 10 ** d1
+  if (pool.type === 'uniswap_v2') {
+    if (!(human0 > 0 && human1 > 0)) return undefined
+    return { pool, human0, human1, depth0: human0, depth1: human1, ratio: human1 / human0 }
+  }
+  if (!pool.sqrtPriceX96 || pool.liquidity === null) return undefined
+  // Liquidity parked outside the current range is in the balances but cannot be traded
+  // against at this price: depth is the in-range virtual reserves L/√P and L·√P.
+  const sqrt = Number(pool.sqrtPriceX96) / Q96
+  const liquidity = Number(pool.liquidity)
+  const ratio = sqrt * sqrt * 10 ** (d0 - d1)
+  if (!Number.isFinite(ratio) || ratio <= 0) return undefined
+  const depth0 = Math.min(human0, liquidity / sqrt / 10 ** d0)
+  const depth1 = Math.min(human1, (liquidity * sqrt) / 10 ** d1)
+  return { pool, human0, human1, depth0, depth1, ratio }
+}

@@ -1,0 +1,85 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { columnsOf, type Row, type RowWriter } from '../createRowWriter.ts'
+import type { Database } from '../schema.ts'
+
+/**
+ * PostgreSQL's `RowWriter`: every operation is one statement over `unnest` of one array per
+ * column, typed from the catalogue (read once), whatever the number of rows.
+ */
+export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWriter {
+  let types: Promise<Map<string, Map<string, string>>> | undefined
+  /** Column types by table, from information_schema (after migrations, read on first use). */
+  const columnTypes = () => {
+    types ??= sql<{ table_name: string; column_name: string; udt_name: string }>`
+      select table_name, column_name, udt_name from information_schema.columns
+      where table_schema = current_schema()`
+      .execute(db)
+      .then(({ rows }) => {
+        const byTable = new Map<string, Map<string, string>>()
+        for (const r of rows) {
+          const columns = byTable.get(r.table_name) ?? new Map<string, string>()
+          columns.set(r.column_name, r.udt_name)
+          byTable.set(r.table_name, columns)
+        }
+        return byTable
+      })
+    types.catch(() => {
+      types = undefined
+    })
+    return types
+  }
+
+  /** `unnest($1::int8[], $2::text[], …) as k(a, b, …)` for the given rows' columns. */
+  async function unnest(table: string, columns: readonly string[], rows: readonly Row[]) {
+    const tableTypes = (await columnTypes()).get(table)
+    const arrays = columns.map((c) => {
+      const type = tableTypes?.get(c)
+      if (!type) throw new Error(`No column ${table}.${c}`)
+      const values = rows.map((r) => {
+        const v = r[c]
+        return v === undefined ? null : typeof v === 'bigint' ? v.toString() : v
+      })
+      return sql`${values}::${sql.raw(`${type}[]`)}`
+    })
+    return sql`unnest(${sql.join(arrays)}) as k(${sql.join(columns.map((c) => sql.id(c)))})`
+  }
+  const matches = (columns: readonly string[]) =>
+    sql.join(
+      columns.map((c) => sql`t.${sql.id(c)} = k.${sql.id(c)}`),
+      sql` and `,
+    )
+
+  return {
+    async insert(trx, table, rows) {
+      if (rows.length === 0) return
+      const columns = columnsOf(rows)
+      await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
+        select * from ${await unnest(table, columns, rows)}`.execute(trx as Transaction<Database>)
+    },
+    async upsert(trx, table, keys, rows) {
+      if (rows.length === 0) return
+      const columns = columnsOf(rows)
+      const updates = columns.filter((c) => !keys.includes(c))
+      const onConflict =
+        updates.length > 0
+          ? sql`do update set ${sql.join(updates.map((c) => sql`${sql.id(c)} = excluded.${sql.id(c)}`))}`
+          : sql`do nothing`
+      await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
+        select * from ${await unnest(table, columns, rows)}
+        on conflict (${sql.join(keys.map((c) => sql.id(c)))}) ${onConflict}`.execute(trx)
+    },
+    async delete(trx, table, keys) {
+      if (keys.length === 0) return
+      const columns = columnsOf(keys)
+      await sql`delete from ${sql.table(table)} as t using ${await unnest(table, columns, keys)}
+        where ${matches(columns)}`.execute(trx)
+    },
+    async select(trx, table, keys) {
+      if (keys.length === 0) return []
+      const columns = columnsOf(keys)
+      const { rows } = await sql<Row>`select t.* from ${sql.table(table)} as t
+        join ${await unnest(table, columns, keys)} on ${matches(columns)}`.execute(trx)
+      return rows
+    },
+  }
+}
