@@ -31,6 +31,7 @@ import { dexDeployment } from '../src/prices/dexDeployments.ts'
 import { createStore, type Store } from '../src/store/createStore.ts'
 import type { DialectName } from '../src/store/dialect.ts'
 import { createTestDatabase, TEST_PG_URL } from '../test/support/createTestStore.ts'
+import { formatDisk, measureDisk } from './support/measureDisk.ts'
 
 const CHAIN_ID = 1
 /** The RPC client's own default, which the indexer's client uses too. */
@@ -400,6 +401,7 @@ async function main(): Promise<void> {
 
     const rows: Row[] = []
     const stageRows: { name: string; stages: Stages }[] = []
+    const disk = new Map<string, Map<string, number>>()
     for (const dialect of ['sqlite', 'postgres'] as const) {
       let opened: Awaited<ReturnType<typeof openStore>>
       try {
@@ -426,6 +428,7 @@ async function main(): Promise<void> {
         transfers: indexedTransfers,
       })
       console.log(`Indexed into ${dialect}: ${secs.toFixed(2)} s, ${indexedTransfers} transfers`)
+      disk.set(dialect, await measureDisk(opened.store))
       cleanups.splice(cleanups.indexOf(close), 1)
       await close()
 
@@ -454,6 +457,11 @@ async function main(): Promise<void> {
       console.log('')
       console.log('Staged (seconds; fetch overlaps the rest, fetchWait is what the loop waited):')
       printStages(stageRows)
+    }
+    if (disk.size > 0) {
+      console.log('')
+      console.log(`Disk per transaction (${transactions} transactions; tables with their indexes):`)
+      for (const line of formatDisk({ disk, transactions })) console.log(line)
     }
     console.log('')
     console.log(`Peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`)

@@ -57,6 +57,7 @@ for (const dialect of DIALECTS) {
         node_head: null,
         lag_blocks: null,
         finalized_block: null,
+        indexer: null,
       })
     })
 

@@ -96,6 +96,7 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
           config,
           signal: shutdown!.signal,
           roles: parseRoles(role as string[] | undefined),
+          ...(typeof chains === 'string' ? { chains } : {}),
         })
       case 'migrate':
         return await runMigrate({ config })
@@ -155,6 +156,11 @@ function createProgram({
       command.option(
         '--chains <ids>',
         'chain ids of the local chains, comma-separated (e.g. 1,8453)',
+      )
+    if (name === 'start')
+      command.option(
+        '--chains <ids>',
+        'configured chains this process indexes, comma-separated (default: all); on PostgreSQL other processes may index the same chains as standbys',
       )
     command.action((options: Record<string, unknown>) => onCommand(name, options))
   }

@@ -1,6 +1,7 @@
 import type { ChainConfig } from '../config/types.ts'
 import { type ChainIndexer, createChainIndexer } from '../indexer/createChainIndexer.ts'
 import type { Progress } from '../indexer/createProgress.ts'
+import { type ChainLease, holdChainLease } from '../indexer/holdChainLease.ts'
 import { BaseError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
@@ -10,12 +11,16 @@ import type { Store } from '../store/createStore.ts'
  * wrong chain id, unreachable RPC) fails the whole call: the operator must fix the config. A
  * chain that stops later (a reorg past finality) is logged and stops alone; the call rejects
  * once every chain has stopped.
+ * On PostgreSQL (`leaseUrl`) a chain is indexed only while this process holds its lock
+ * (`holdChainLease`): other processes indexing the same chain stand by, and whichever holds
+ * the lock writes; a process that loses it stops writing and stands by again.
  */
 export async function runIndexers({
   chains,
   store,
   logger,
   signal,
+  leaseUrl,
   onProgress,
   onStarted,
 }: {
@@ -23,18 +28,61 @@ export async function runIndexers({
   store: Store
   logger: Logger
   signal: AbortSignal
+  /** PostgreSQL URL for the chains' locks (a connection of its own per chain held). */
+  leaseUrl?: string
   onProgress?: (progress: Progress) => void
   onStarted?: (indexers: ChainIndexer[]) => void
 }): Promise<void> {
+  const leases = new Map<number, ChainLease>()
   const indexers = chains.map((chain) =>
-    createChainIndexer({ chain, store, logger, ...(onProgress ? { onProgress } : {}) }),
+    createChainIndexer({
+      chain,
+      store,
+      logger,
+      ...(onProgress ? { onProgress } : {}),
+      ...(leaseUrl
+        ? {
+            fence: (trx) => {
+              const lease = leases.get(chain.chainId)
+              if (!lease) throw new Error(`chain ${chain.chainId}: write without its lock`)
+              return lease.fence(trx)
+            },
+          }
+        : {}),
+    }),
   )
   onStarted?.(indexers)
+
+  async function run(indexer: ChainIndexer): Promise<void> {
+    if (!leaseUrl) return indexer.run(signal)
+    const log = logger.child({ chain_id: indexer.chainId })
+    while (!signal.aborted) {
+      const lease = await holdChainLease({
+        url: leaseUrl,
+        store,
+        chainId: indexer.chainId,
+        logger: log,
+        signal,
+      }).catch((error: unknown) => {
+        if (signal.aborted) return undefined
+        throw error
+      })
+      if (!lease) return
+      leases.set(indexer.chainId, lease)
+      try {
+        await indexer.run(AbortSignal.any([signal, lease.lost]))
+      } finally {
+        leases.delete(indexer.chainId)
+        await lease.release()
+      }
+    }
+  }
+
   const failures: unknown[] = []
   await Promise.all(
     indexers.map(async (indexer) => {
       try {
-        await indexer.run(signal)
+        await run(indexer)
       } catch (error) {
         if (signal.aborted) return
         failures.push(error)

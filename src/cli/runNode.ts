@@ -25,6 +25,7 @@ export async function runNode({
   onProgress,
   onApi,
   roles = new Set(ROLES),
+  indexChains = chains,
 }: {
   config: ScryConfig
   chains: readonly ChainConfig[]
@@ -36,6 +37,8 @@ export async function runNode({
   onApi?: (api: RunningApi) => void
   /** Default: api, indexer and webhooks. */
   roles?: ReadonlySet<Role>
+  /** The chains this process indexes (`--chains`; default all); the API serves all. */
+  indexChains?: readonly ChainConfig[]
 }): Promise<void> {
   let indexers: ChainIndexer[] = []
   const api = roles.has('api')
@@ -85,12 +88,14 @@ export async function runNode({
     : Promise.resolve()
   try {
     // Without EVM chains to index (SVM only) or without the indexer role: serve until stopped.
-    if (roles.has('indexer') && chains.length > 0) {
+    if (roles.has('indexer') && indexChains.length > 0) {
       await runIndexers({
-        chains,
+        chains: indexChains,
         store,
         logger,
         signal,
+        // PostgreSQL: one writer per chain across processes (standby indexers).
+        ...(store.dialect === 'postgres' ? { leaseUrl: config.database } : {}),
         ...(onProgress ? { onProgress } : {}),
         onStarted: (list) => {
           indexers = list

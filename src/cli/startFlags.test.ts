@@ -176,6 +176,12 @@ test('behavior: every flag `scry start --help` lists reaches the resolved config
       )
       continue
     }
+    if (flag === '--chains') {
+      // Not configuration: it picks which configured chains this process indexes.
+      const parsed = await parseCommandLine(['start', '--chains', '1'], { out() {}, err() {} })
+      expect('options' in parsed && parsed.options.chains).toBe('1')
+      continue
+    }
     const sample = SAMPLES[flag]
     expect(sample, `no sample for ${flag}: add one to SAMPLES`).toBeDefined()
     if (!sample) continue

@@ -7,14 +7,15 @@ import { watchNewHeads } from '../evm/rpc/watchNewHeads.ts'
 import { ConfigError, FatalIndexerError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import { createPriceGraph } from '../prices/createPriceGraph.ts'
-import type { Store } from '../store/createStore.ts'
+import type { BatchWrite } from '../store/applyBatch.ts'
+import type { Fence, Store } from '../store/createStore.ts'
 import { redactUrl } from '../utils/redactUrl.ts'
 import { sleep } from '../utils/sleep.ts'
 import { revertWebhookDeliveries } from '../webhooks/revertWebhookDeliveries.ts'
 import { createProgress, type Progress } from './createProgress.ts'
 import { createStateView } from './createStateView.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
-import { type CommitBatch, runPipeline } from './runPipeline.ts'
+import { runPipeline } from './runPipeline.ts'
 
 export type ChainIndexer = {
   chainId: number
@@ -31,7 +32,7 @@ export type ChainIndexer = {
  * woken early by WebSocket `newHeads` where a ws url is configured). Blocks within
  * `finalityDepth` of the head keep undo records; a head whose parent is not our block walks
  * back to the common ancestor, reverts, and indexes the new branch.
- * `commit` writes a batch (default `store.applyBatch`; the standby lock adds its fencing).
+ * `fence` runs in every write's transaction (the standby lock's check, `holdChainLease`).
  */
 export function createChainIndexer({
   chain,
@@ -39,14 +40,14 @@ export function createChainIndexer({
   logger,
   onProgress,
   rpc: givenRpc,
-  commit = (write) => store.applyBatch(write),
+  fence,
 }: {
   chain: ChainConfig
   store: Store
   logger: Logger
   onProgress?: (progress: Progress) => void
   rpc?: RpcClient
-  commit?: CommitBatch
+  fence?: Fence
 }): ChainIndexer {
   const chainId = chain.chainId
   const log = logger.child({ chain_id: chainId })
@@ -59,6 +60,7 @@ export function createChainIndexer({
     })
   const view = createStateView({ store })
   const graph = createPriceGraph({ store, chain })
+  const commit = (write: BatchWrite) => store.applyBatch(write, fence)
   let seq = 0
   const nextSeq = () => ++seq
 
@@ -120,6 +122,7 @@ export function createChainIndexer({
       chainId,
       toBlock: ancestor,
       alongside: revertWebhookDeliveries,
+      ...(fence ? { fence } : {}),
     })
     log.warn(
       { from_block: from, common_ancestor: ancestor, resumed_at: landed.blockNumber },
@@ -130,6 +133,9 @@ export function createChainIndexer({
   async function run(signal: AbortSignal): Promise<void> {
     // Every in-flight request of a window listens on it (more than Node's default of 10).
     setMaxListeners(0, signal)
+    // A run starts from the store alone (an earlier run, under an earlier lock, may have
+    // left prepared batches behind).
+    view.clear()
     await checkNode(signal)
     const caps = await detectCapabilities({
       rpc,

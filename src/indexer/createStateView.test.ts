@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
+import { emptyBatch } from '../../test/support/emptyBatch.ts'
 import type { StateChange } from '../store/stateTables.ts'
 import { toU256 } from '../store/u256.ts'
 import { createStateView } from './createStateView.ts'
@@ -27,20 +28,8 @@ function balance(address: string, value: bigint | null): StateChange {
   }
 }
 
-const write = (state: StateChange[], block: number) => ({
-  chainId: CHAIN,
-  fromBlock: block,
-  toBlock: block,
-  toHash: `0xh${block}`,
-  keepUndo: false,
-  blocks: [],
-  transactions: [],
-  logs: [],
-  addressTransactions: [],
-  transfers: [],
-  activity: [],
-  state,
-})
+const write = (state: StateChange[], block: number) =>
+  emptyBatch({ chainId: CHAIN, fromBlock: block, toHash: `0xh${block}`, state })
 
 for (const dialect of DIALECTS) {
   describe(`state view (${dialect})`, () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { applyBatch, type BatchWrite } from './applyBatch.ts'
 import { createRowWriter } from './createRowWriter.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
@@ -7,9 +7,15 @@ import { openDatabase } from './openDatabase.ts'
 import { parseDbError } from './parseDbError.ts'
 import { type RevertHook, revertBatches } from './revertBatches.ts'
 import type { Database } from './schema.ts'
-import { STATE_KEYS, type StateTable } from './stateTables.ts'
+import type { StateTable } from './stateTables.ts'
 
 export type Checkpoint = { blockNumber: number; blockHash: string }
+
+/**
+ * Runs first in a chain write's own transaction and throws if this process may no longer
+ * write the chain (the standby lock's fencing, `holdChainLease`): nothing of the write lands.
+ */
+export type Fence = (trx: Transaction<Database>) => Promise<void>
 
 /**
  * The store contract: one interface, SQLite and PostgreSQL behind it. Writers commit whole
@@ -37,12 +43,13 @@ export type Store = {
   }): Promise<Database[T][]>
   /** Addresses holding a token (any balance row), for re-reading rebasing tokens. */
   tokenHolders(args: { chainId: number; token: string }): Promise<string[]>
-  applyBatch(batch: BatchWrite): Promise<void>
+  applyBatch(batch: BatchWrite, fence?: Fence): Promise<void>
   /** See `revertBatches`: returns the block the store landed on. */
   revert(args: {
     chainId: number
     toBlock: number
     alongside?: RevertHook
+    fence?: Fence
   }): Promise<{ blockNumber: number }>
   /** Forgets undo entries of batches that are final (ending at or below `belowBlock`). */
   pruneUndo(args: { chainId: number; belowBlock: number }): Promise<void>
@@ -150,22 +157,26 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
           .execute()
         return rows.map((r) => r.address)
       }),
-    applyBatch: (batch) =>
+    applyBatch: (batch, fence) =>
       guard(`commit blocks ${batch.fromBlock}-${batch.toBlock}`, () =>
-        db.transaction().execute((trx) => applyBatch({ trx, writer, batch })),
+        db.transaction().execute(async (trx) => {
+          await fence?.(trx)
+          await applyBatch({ trx, writer, batch })
+        }),
       ),
-    revert: ({ chainId, toBlock, alongside }) =>
+    revert: ({ chainId, toBlock, alongside, fence }) =>
       guard(`revert to block ${toBlock}`, () =>
-        db.transaction().execute((trx) =>
-          revertBatches({
+        db.transaction().execute(async (trx) => {
+          await fence?.(trx)
+          return revertBatches({
             trx,
             caps,
             writer,
             chainId,
             toBlock,
             ...(alongside ? { alongside } : {}),
-          }),
-        ),
+          })
+        }),
       ),
     pruneUndo: ({ chainId, belowBlock }) =>
       guard('prune undo', async () => {

@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_svm.ts'
 import * as m0007 from './migrations/0007_key_profile.ts'
 import * as m0008 from './migrations/0008_token_search.ts'
 import * as m0009 from './migrations/0009_approvals.ts'
+import * as m0010 from './migrations/0010_indexer_leases.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0007_key_profile': m0007,
   '0008_token_search': m0008,
   '0009_approvals': m0009,
+  '0010_indexer_leases': m0010,
 }
 
 export async function migrateToLatest({

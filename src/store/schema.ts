@@ -36,6 +36,18 @@ export type Database = {
   svm_prices: SvmPriceTable
   svm_transactions: SvmTransactionTable
   token_holder_counts: TokenHolderCountTable
+  indexer_leases: IndexerLeaseTable
+}
+
+/** Who writes each chain (PostgreSQL standby indexers, migration 0010). */
+export type IndexerLeaseTable = {
+  chain_id: number
+  /** The holder's token, new each time a process takes the chain. */
+  owner: string
+  host: string
+  pid: number
+  /** Unix seconds when it took the chain. */
+  since: number
 }
 
 /** Kept by triggers on `token_balances` (migration 0007); never written by code. */

@@ -119,12 +119,12 @@ describe('scry CLI', () => {
     const database = join(dir, 'd.sqlite')
     const migrated = (await scry(['migrate', '--database', database])).stdout
     expect(migrated).toBe(
-      'Applied 9 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks, 0006_svm, 0007_key_profile, 0008_token_search, 0009_approvals\n',
+      'Applied 10 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks, 0006_svm, 0007_key_profile, 0008_token_search, 0009_approvals, 0010_indexer_leases\n',
     )
     const r = await scry(['status', '--database', database, '--rpc', `8453=${anvil.rpcUrl}`])
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(
-      /^chain +indexed block +indexed hash +node head +lag\nbase \(8453\) +not started +- +0 +-\n$/,
+      /^chain +indexed block +indexed hash +node head +lag +indexer\nbase \(8453\) +not started +- +0 +- +-\n$/,
     )
   })
 })

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { CHAIN_ENDPOINTS } from '../../chains/catalogue.ts'
+import { type IndexerHolder, readIndexerHolders } from '../../store/readIndexerHolders.ts'
 import { ApiError } from '../ApiError.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import type { ProfileShape } from '../profiles/registerProfiles.ts'
@@ -40,6 +41,23 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     node_head: Type.Union([Type.Integer(), Type.Null()]),
     lag_blocks: Type.Union([Type.Integer(), Type.Null()]),
     finalized_block: Type.Union([Type.Integer(), Type.Null()]),
+    indexer: Type.Union(
+      [
+        Type.Object({
+          host: Type.String(),
+          pid: Type.Integer(),
+          since: Type.String({ description: 'ISO 8601: when this process took the chain' }),
+          active: Type.Boolean({
+            description: 'false: it stopped and no standby has taken over yet',
+          }),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'PostgreSQL: the process that writes this chain (standby indexers); null on SQLite',
+      },
+    ),
   })
   app.get(
     '/v1/status',
@@ -51,6 +69,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     },
     async () => {
       const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
+      const holders = await readIndexerHolders(ctx.store)
       const chains = await Promise.all(
         ctx.chains.map(async (chain) => {
           const checkpoint = await ctx.store.getCheckpoint(chain.chainId)
@@ -67,6 +86,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
               indexed === null
                 ? null
                 : Math.max(0, Math.min(indexed, (head ?? indexed) - chain.finalityDepth)),
+            indexer: toHolderJson(holders.get(chain.chainId)),
           }
         }),
       )
@@ -125,3 +145,6 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     },
   )
 }
+
+const toHolderJson = (holder: IndexerHolder | undefined) =>
+  holder ? { ...holder, since: new Date(holder.since * 1000).toISOString() } : null

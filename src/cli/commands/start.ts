@@ -3,6 +3,7 @@ import { ConfigError } from '../../internal/errors.ts'
 import { createLogger } from '../../internal/logger.ts'
 import { createStore } from '../../store/createStore.ts'
 import { formatProgress } from '../formatProgress.ts'
+import { parseIndexChains } from '../parseIndexChains.ts'
 import { ROLES, type Role } from '../parseRoles.ts'
 import { runNode } from '../runNode.ts'
 
@@ -11,11 +12,14 @@ export async function runStart({
   config,
   signal,
   roles = new Set(ROLES),
+  chains,
 }: {
   config: ScryConfig
   signal: AbortSignal
   /** `--role`: api, indexer, webhooks; default all three in this process. */
   roles?: ReadonlySet<Role>
+  /** `--chains`: ids of the configured chains this process indexes (default all). */
+  chains?: string
 }): Promise<number> {
   if (
     config.chains.length === 0 &&
@@ -36,6 +40,7 @@ export async function runStart({
         'With SQLite run one `scry start` with every role (the default), or move the database to PostgreSQL to run --role api, indexer and webhooks as separate processes.',
     })
   }
+  const indexChains = parseIndexChains({ text: chains, chains: config.chains })
   const logger = createLogger({ level: config.log.level })
   const store = createStore({ url: config.database })
   // Logs are JSON on stdout; a person at a terminal also gets progress lines on stderr.
@@ -51,6 +56,7 @@ export async function runStart({
       logger,
       signal,
       roles,
+      indexChains,
       onApi: (api) => {
         if (tty) process.stderr.write(`API listening on ${api.url}\n`)
       },

@@ -2,6 +2,7 @@ import type { ScryConfig } from '../../config/types.ts'
 import { createRpcClient } from '../../evm/rpc/createRpcClient.ts'
 import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
+import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
 
 /** `scry status`: per chain, indexed head against node head, then exit. */
 export async function runStatus({ config }: { config: ScryConfig }): Promise<number> {
@@ -9,6 +10,7 @@ export async function runStatus({ config }: { config: ScryConfig }): Promise<num
   try {
     await store.ping()
     await store.migrate()
+    const holders = await readIndexerHolders(store)
     const rows = await Promise.all(
       config.chains.map(async (chain) => {
         const checkpoint = await store.getCheckpoint(chain.chainId)
@@ -23,16 +25,23 @@ export async function runStatus({ config }: { config: ScryConfig }): Promise<num
         }
         const indexed = checkpoint?.blockNumber
         const lag = typeof head === 'number' && indexed !== undefined ? head - indexed : undefined
+        const holder = holders.get(chain.chainId)
         return [
           `${chain.name} (${chain.chainId})`,
           indexed === undefined ? 'not started' : String(indexed),
           checkpoint?.blockHash ?? '-',
           String(head),
           lag === undefined ? '-' : String(lag),
+          holder
+            ? `${holder.host} pid ${holder.pid} since ${new Date(holder.since * 1000).toISOString()}${holder.active ? '' : ' (stopped, no standby yet)'}`
+            : '-',
         ]
       }),
     )
-    const table = [['chain', 'indexed block', 'indexed hash', 'node head', 'lag'], ...rows]
+    const table = [
+      ['chain', 'indexed block', 'indexed hash', 'node head', 'lag', 'indexer'],
+      ...rows,
+    ]
     const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
     for (const row of table) {
       process.stdout.write(

@@ -1,0 +1,92 @@
+import { sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { createTestStore, type TestStore } from '../../test/support/createTestStore.ts'
+import { emptyBatch } from '../../test/support/emptyBatch.ts'
+import { silentLogger } from '../internal/logger.ts'
+import { leaseKey } from '../store/leaseKey.ts'
+import { type ChainLease, holdChainLease, LeaseLostError } from './holdChainLease.ts'
+
+const CHAIN = 7
+
+/** A batch of one empty block: enough to move the checkpoint. */
+const batch = (n: number) => emptyBatch({ chainId: CHAIN, fromBlock: n })
+
+/** Ends the session that holds the chain's advisory lock, as a lost connection would. */
+const cutLockSession = (t: TestStore) => {
+  const key = leaseKey(CHAIN)
+  return sql`select pg_terminate_backend(pid) from pg_locks
+    where locktype = 'advisory' and granted
+      and classid = ${Number(key >> 32n)} and objid = ${Number(key & 0xffffffffn)}`.execute(
+    t.store.db,
+  )
+}
+
+describe('holdChainLease (postgres)', () => {
+  let t: TestStore
+  const held: ChainLease[] = []
+  const controller = new AbortController()
+  const hold = async () => {
+    const lease = await holdChainLease({
+      url: t.url,
+      store: t.store,
+      chainId: CHAIN,
+      logger: silentLogger(),
+      signal: controller.signal,
+      retryMs: 100,
+      heartbeatMs: 100,
+    })
+    held.push(lease)
+    return lease
+  }
+  beforeEach(async () => {
+    t = await createTestStore('postgres')
+  })
+  afterEach(async () => {
+    for (const lease of held.splice(0)) await lease.release()
+    await t.drop()
+  })
+
+  test('behavior: one holder at a time; a standby takes over when the lock session ends, and the old holder can no longer commit', async () => {
+    const first = await hold()
+    await t.store.applyBatch(batch(0), first.fence)
+    let second: ChainLease | undefined
+    const waiting = hold().then((l) => {
+      second = l
+    })
+    await new Promise((r) => setTimeout(r, 500))
+    expect(second).toBeUndefined()
+
+    await cutLockSession(t)
+    await waiting
+    expect(second?.owner).not.toBe(first.owner)
+    const row = await t.store.db
+      .selectFrom('indexer_leases')
+      .selectAll()
+      .where('chain_id', '=', CHAIN)
+      .executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ owner: second?.owner, pid: process.pid })
+
+    // The old holder, whatever it believes, writes nothing more; the new one does.
+    await expect(t.store.applyBatch(batch(1), first.fence)).rejects.toBeInstanceOf(LeaseLostError)
+    expect((await t.store.getCheckpoint(CHAIN))?.blockNumber).toBe(0)
+    expect(first.lost.aborted).toBe(true)
+    await t.store.applyBatch(batch(1), second!.fence)
+    expect((await t.store.getCheckpoint(CHAIN))?.blockNumber).toBe(1)
+  })
+
+  test('behavior: a holder whose row names another owner is refused in the same transaction, before it notices anything', async () => {
+    const lease = await hold()
+    await t.store.db
+      .updateTable('indexer_leases')
+      .set({ owner: 'someone-else' })
+      .where('chain_id', '=', CHAIN)
+      .execute()
+    expect(lease.lost.aborted).toBe(false)
+    await expect(t.store.applyBatch(batch(0), lease.fence)).rejects.toBeInstanceOf(LeaseLostError)
+    await expect(
+      t.store.revert({ chainId: CHAIN, toBlock: 0, fence: lease.fence }),
+    ).rejects.toBeInstanceOf(LeaseLostError)
+    expect(await t.store.getCheckpoint(CHAIN)).toBeUndefined()
+    expect(lease.lost.aborted).toBe(true)
+  })
+})

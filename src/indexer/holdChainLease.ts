@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import pg from 'pg'
+import { NonRetryableError } from '../internal/errors.ts'
+import type { Logger } from '../internal/logger.ts'
+import type { Fence, Store } from '../store/createStore.ts'
+import { leaseKey } from '../store/leaseKey.ts'
+import { sleep } from '../utils/sleep.ts'
+
+export class LeaseLostError extends NonRetryableError {
+  override name = 'LeaseLostError'
+}
+
+/** The right to write one chain, held until `lost` aborts or `release()`. */
+export type ChainLease = {
+  owner: string
+  fence: Fence
+  /** Aborts when the lock's connection is gone or another process took the chain. */
+  lost: AbortSignal
+  release(): Promise<void>
+}
+
+/**
+ * Waits until this process holds chain `chainId` on PostgreSQL, then returns the lease.
+ * Holding it is a session-level advisory lock on a connection of its own (released by the
+ * server the moment that session ends: a killed process, a cut connection); while it waits,
+ * the process is a hot standby that tries every `retryMs`. On taking the lock it writes
+ * itself into `indexer_leases` (who holds each chain, for status) with a new owner token.
+ * Every write of the chain runs `fence` in its transaction: it locks that row and refuses
+ * unless the token is still its own, so a process that lost the lock (and may not know yet)
+ * can never commit after the next holder took over.
+ */
+export async function holdChainLease({
+  url,
+  store,
+  chainId,
+  logger,
+  signal,
+  retryMs = 1_000,
+  heartbeatMs = 1_000,
+}: {
+  url: string
+  store: Store
+  chainId: number
+  logger: Logger
+  signal: AbortSignal
+  retryMs?: number
+  heartbeatMs?: number
+}): Promise<ChainLease> {
+  const key = leaseKey(chainId).toString()
+  let waiting = false
+  for (;;) {
+    signal.throwIfAborted()
+    const client = new pg.Client({ connectionString: url, application_name: 'scry-lease' })
+    client.on('error', () => {})
+    let held = false
+    try {
+      await client.connect()
+      const { rows } = await client.query<{ ok: boolean }>(
+        'select pg_try_advisory_lock($1::bigint) as ok',
+        [key],
+      )
+      held = rows[0]?.ok === true
+    } catch (error) {
+      logger.warn({ err: error }, 'Could not ask for the chain lock; trying again')
+    }
+    if (held) return await take({ client, store, chainId, key, logger, heartbeatMs })
+    await client.end().catch(() => {})
+    if (!waiting) {
+      waiting = true
+      logger.info('Another indexer holds this chain; standing by')
+    }
+    await sleep(retryMs, signal)
+  }
+}
+
+async function take({
+  client,
+  store,
+  chainId,
+  key,
+  logger,
+  heartbeatMs,
+}: {
+  client: pg.Client
+  store: Store
+  chainId: number
+  key: string
+  logger: Logger
+  heartbeatMs: number
+}): Promise<ChainLease> {
+  const owner = randomUUID()
+  const controller = new AbortController()
+  const lose = (reason: string) => {
+    if (controller.signal.aborted) return
+    logger.warn({ reason }, 'Lost the chain lock: stopped writing this chain')
+    controller.abort(new LeaseLostError(`Lost the lock of chain ${chainId} (${reason}).`))
+  }
+  client.on('error', (error) => lose(error.message))
+  client.on('end', () => lose('lock connection closed'))
+  // The server may cut an idle session without the socket saying so at once: ask it.
+  const heartbeat = setInterval(() => {
+    client.query('select 1').catch((error: Error) => lose(error.message))
+  }, heartbeatMs)
+  heartbeat.unref()
+  controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true })
+
+  const since = Math.floor(Date.now() / 1000)
+  const row = { chain_id: chainId, owner, host: hostname(), pid: process.pid, since }
+  // Waits for a commit of the previous holder that already has the row: it lands first.
+  await store.db
+    .insertInto('indexer_leases')
+    .values(row)
+    .onConflict((oc) => oc.column('chain_id').doUpdateSet(row))
+    .execute()
+  logger.info({ owner, pid: process.pid }, 'Holding the chain lock: indexing')
+
+  return {
+    owner,
+    lost: controller.signal,
+    async fence(trx) {
+      const current = await trx
+        .selectFrom('indexer_leases')
+        .select('owner')
+        .where('chain_id', '=', chainId)
+        .forUpdate()
+        .executeTakeFirst()
+      if (current?.owner !== owner) {
+        lose('another indexer took the chain')
+        throw new LeaseLostError(`Chain ${chainId} is held by another indexer now.`)
+      }
+      if (controller.signal.aborted) throw controller.signal.reason
+    },
+    async release() {
+      clearInterval(heartbeat)
+      controller.abort(new LeaseLostError(`Released the lock of chain ${chainId}.`))
+      await client.query('select pg_advisory_unlock($1::bigint)', [key]).catch(() => {})
+      await client.end().catch(() => {})
+    },
+  }
+}

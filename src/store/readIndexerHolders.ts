@@ -1,0 +1,38 @@
+import { sql } from 'kysely'
+import type { Store } from './createStore.ts'
+import { leaseKey } from './leaseKey.ts'
+
+export type IndexerHolder = {
+  host: string
+  pid: number
+  /** Unix seconds when it took the chain. */
+  since: number
+  /** Whether its lock is held now (false: it died and no standby has taken over yet). */
+  active: boolean
+}
+
+/**
+ * Which process writes each chain (PostgreSQL with standby indexers; SQLite has one process
+ * and no rows): the last holder of each chain's lock and whether that lock is held now.
+ */
+export async function readIndexerHolders(
+  store: Pick<Store, 'db' | 'dialect'>,
+): Promise<Map<number, IndexerHolder>> {
+  if (store.dialect !== 'postgres') return new Map()
+  const rows = await store.db.selectFrom('indexer_leases').selectAll().execute()
+  const locks = await sql<{ key: string }>`
+    select ((classid::bigint << 32) | objid::bigint)::text as key
+    from pg_locks where locktype = 'advisory' and granted and objsubid = 1`.execute(store.db)
+  const held = new Set(locks.rows.map((r) => r.key))
+  return new Map(
+    rows.map((r) => [
+      Number(r.chain_id),
+      {
+        host: r.host,
+        pid: Number(r.pid),
+        since: Number(r.since),
+        active: held.has(leaseKey(Number(r.chain_id)).toString()),
+      },
+    ]),
+  )
+}
