@@ -2,9 +2,13 @@ import { sql } from 'kysely'
 import type { Store } from '../store/createStore.ts'
 
 export type Meter = {
-  /** Compute units the account may still spend this month (Infinity when unlimited). */
-  remaining(args: { accountId: string; cuQuota: number | null }): Promise<number>
-  /** Records spent units; written to the store within `flushMs` and on `close()`. */
+  /**
+   * For an account with a quota: adds `cost` to its stored usage at once if that stays within
+   * `cuQuota`, else adds nothing and returns false. One atomic statement, so replicas on one
+   * database never take the quota past its limit, however many requests run at once.
+   */
+  reserve(args: { accountId: string; cuQuota: number; cost: number }): Promise<boolean>
+  /** Records spent units (negative: gives reserved ones back); written within `flushMs`. */
   charge(args: { accountId: string; cost: number }): void
   flush(): Promise<void>
   close(): Promise<void>
@@ -16,22 +20,14 @@ export function currentPeriod(now = new Date()): string {
 }
 
 /**
- * Compute-unit accounting per account and month. Charges are summed in memory and added to
- * the store in one statement per account every `flushMs`, so a request costs no write; the
- * quota check reads the stored total (cached for `cacheMs`) plus what is not flushed yet.
- * Replicas share the store, so they share the totals, give or take one flush interval.
+ * Compute-unit accounting per account and month. Without a quota, charges are summed in
+ * memory and added to the store in one statement per account every `flushMs`, so a request
+ * costs no write. With a quota, each request reserves its cost in the store before the work
+ * (together with what this process has not flushed for the account yet) and gives it back if
+ * the answer is not a 2xx: exact across replicas, never over the quota.
  */
-export function createMeter({
-  store,
-  flushMs = 1_000,
-  cacheMs = 1_000,
-}: {
-  store: Store
-  flushMs?: number
-  cacheMs?: number
-}): Meter {
+export function createMeter({ store, flushMs = 1_000 }: { store: Store; flushMs?: number }): Meter {
   const pending = new Map<string, number>()
-  const used = new Map<string, { value: number; period: string; until: number }>()
   let flushing: Promise<void> = Promise.resolve()
 
   async function flushNow() {
@@ -47,7 +43,6 @@ export function createMeter({
         for (const [id, c] of batch.slice(i)) pending.set(id, (pending.get(id) ?? 0) + c)
         throw error
       }
-      used.delete(accountId)
     }
   }
   async function write(accountId: string, cost: number, period: string) {
@@ -69,24 +64,35 @@ export function createMeter({
   timer.unref()
 
   return {
-    async remaining({ accountId, cuQuota }) {
-      if (cuQuota === null) return Number.POSITIVE_INFINITY
+    async reserve({ accountId, cuQuota, cost }) {
       const period = currentPeriod()
-      let hit = used.get(accountId)
-      if (!hit || hit.until < Date.now() || hit.period !== period) {
+      // What this process has not flushed for the account counts too, and goes with it.
+      const unflushed = pending.get(accountId) ?? 0
+      const add = cost + unflushed
+      if (add > cuQuota) return false
+      pending.delete(accountId)
+      try {
         const row = await store.db
-          .selectFrom('usage')
-          .select('cu_used')
-          .where('account_id', '=', accountId)
-          .where('period', '=', period)
+          .insertInto('usage')
+          .values({ account_id: accountId, period, cu_used: add })
+          .onConflict((oc) =>
+            oc
+              .columns(['account_id', 'period'])
+              .doUpdateSet({ cu_used: sql`usage.cu_used + ${add}` })
+              .where(sql<boolean>`usage.cu_used + ${add} <= ${cuQuota}`),
+          )
+          .returning('cu_used')
           .executeTakeFirst()
-        hit = { value: row?.cu_used ?? 0, period, until: Date.now() + cacheMs }
-        used.set(accountId, hit)
+        if (row) return true
+      } catch (error) {
+        if (unflushed !== 0) pending.set(accountId, (pending.get(accountId) ?? 0) + unflushed)
+        throw error
       }
-      return cuQuota - hit.value - (pending.get(accountId) ?? 0)
+      if (unflushed !== 0) pending.set(accountId, (pending.get(accountId) ?? 0) + unflushed)
+      return false
     },
     charge({ accountId, cost }) {
-      if (cost > 0) pending.set(accountId, (pending.get(accountId) ?? 0) + cost)
+      if (cost !== 0) pending.set(accountId, (pending.get(accountId) ?? 0) + cost)
     },
     flush,
     async close() {

@@ -50,6 +50,8 @@ declare module 'fastify' {
     apiKey: ResolvedKey | undefined
     /** Compute units this request costs; charged when the response is 2xx. */
     cuCost: number
+    /** The cost was reserved against the key's quota (`meterRequest`). */
+    cuReserved: boolean
   }
   interface FastifyContextConfig {
     /** No key needed (health, docs, supported chains). */

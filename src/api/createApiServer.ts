@@ -67,6 +67,7 @@ export async function createApiServer({
 
   app.decorateRequest('apiKey', undefined)
   app.decorateRequest('cuCost', 0)
+  app.decorateRequest('cuReserved', false)
 
   // Path patterns by method, to tell 405 from 404.
   const routeMethods: { pattern: RegExp; methods: Set<string> }[] = []

@@ -49,15 +49,20 @@ export function registerAuth({ app, ctx }: { app: ApiServer; ctx: ApiContext }):
   })
 
   app.addHook('onResponse', async (request, reply) => {
-    if (request.apiKey && request.cuCost > 0 && reply.statusCode >= 200 && reply.statusCode < 300) {
-      ctx.meter.charge({ accountId: request.apiKey.accountId, cost: request.cuCost })
-    }
+    if (!request.apiKey || request.cuCost <= 0) return
+    const ok = reply.statusCode >= 200 && reply.statusCode < 300
+    const { accountId } = request.apiKey
+    // Reserved before the work (a key with a quota): given back unless the answer is a 2xx.
+    if (request.cuReserved) {
+      if (!ok) ctx.meter.charge({ accountId, cost: -request.cuCost })
+    } else if (ok) ctx.meter.charge({ accountId, cost: request.cuCost })
   })
 }
 
 /**
  * Declares what this request costs: refuses it (402, nothing charged) when the account has
- * less left this month, and sets `X-Compute-Units-Cost`. The charge happens on a 2xx answer.
+ * less left this month, and sets `X-Compute-Units-Cost`. A key with a quota reserves the cost
+ * now (given back unless the answer is a 2xx); without one the charge happens on a 2xx.
  */
 export async function meterRequest({
   ctx,
@@ -71,11 +76,20 @@ export async function meterRequest({
   cost: number
 }): Promise<void> {
   const key = request.apiKey
-  if (key && cost > 0) {
-    const left = await ctx.meter.remaining({ accountId: key.accountId, cuQuota: key.cuQuota })
-    if (cost > left) {
+  if (key && cost > 0 && key.cuQuota !== null) {
+    // A route that declares its cost twice reserves once.
+    if (request.cuReserved) ctx.meter.charge({ accountId: key.accountId, cost: -request.cuCost })
+    request.cuReserved = false
+    const reserved = await ctx.meter.reserve({
+      accountId: key.accountId,
+      cuQuota: key.cuQuota,
+      cost,
+    })
+    if (!reserved) {
+      request.cuCost = 0
       throw new ApiError('QUOTA_EXCEEDED', 'This request would exceed your compute-unit quota')
     }
+    request.cuReserved = true
   }
   request.cuCost = cost
   reply.header('X-Compute-Units-Cost', String(cost))
