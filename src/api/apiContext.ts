@@ -30,6 +30,8 @@ export type ApiContext = {
   logger: Logger
   /** Node heads known to this process (indexer role); empty in an API-only process. */
   nodeHeads: () => NodeHead[]
+  /** `/ready` is 503 when every chain lags more blocks than this (unset: lag is ignored). */
+  readyMaxLagBlocks: number | undefined
   /** Extra header names accepted for the API key (config `auth.headerAliases`). */
   keyHeaders: readonly string[]
   /** Profile of answers to keys without one, and to requests without a key. */

@@ -24,6 +24,7 @@ export function createApiContext({
   cursorSecret = randomBytes(32),
   redis,
   nodeHeads = () => [],
+  readyMaxLagBlocks,
   keyHeaders = [],
   responseProfile = 'default',
   https = { tls: false, loopback: true, trustProxy: false },
@@ -39,6 +40,7 @@ export function createApiContext({
   cursorSecret?: string | Buffer
   redis?: Redis
   nodeHeads?: () => NodeHead[]
+  readyMaxLagBlocks?: number | undefined
   keyHeaders?: readonly string[]
   /** Config `server.responseProfile` (default `default`). */
   responseProfile?: ResponseProfile
@@ -61,6 +63,7 @@ export function createApiContext({
     chains,
     logger,
     nodeHeads,
+    readyMaxLagBlocks,
     keyHeaders,
     responseProfile,
     https,

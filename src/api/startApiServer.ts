@@ -66,6 +66,7 @@ export async function startApiServer({
     nodeHeads,
     keyHeaders: config.auth.headerAliases,
     responseProfile: config.server.responseProfile,
+    readyMaxLagBlocks: config.server.readyMaxLagBlocks,
     https: {
       tls: https !== undefined,
       loopback: LOOPBACK.has(config.server.host),

@@ -207,6 +207,10 @@ function addConfigOptions(command: Command): Command {
       '--response-profile <default|sim>',
       'answer shape for keys without their own profile (default: default)',
     )
+    .option(
+      '--ready-max-lag-blocks <n>',
+      '/ready answers 503 when every chain is more blocks than this behind its node (default: off)',
+    )
     .option('--redis <url>', 'redis:// URL to share rate-limit counters between API replicas')
     .option(
       '--ipfs-gateway <url>',

@@ -63,6 +63,7 @@ export async function runIndexers({
         chainId: indexer.chainId,
         logger: log,
         signal,
+        nodeHead: indexer.nodeHead,
       }).catch((error: unknown) => {
         if (signal.aborted) return undefined
         throw error

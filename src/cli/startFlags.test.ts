@@ -47,6 +47,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => c.server.trustProxy,
       want: true,
     },
+    '--ready-max-lag-blocks': {
+      args: ['--ready-max-lag-blocks', '64'],
+      read: (c) => c.server.readyMaxLagBlocks,
+      want: 64,
+    },
     '--auth-header-alias': {
       args: ['--auth-header-alias', 'X-Sim-Api-Key'],
       read: (c) => c.auth.headerAliases,

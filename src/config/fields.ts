@@ -25,6 +25,7 @@ export type GlobalSettings = {
   tlsKey: string
   trustProxy: boolean
   responseProfile: ResponseProfile
+  readyMaxLagBlocks: number
   headerAliases: string[]
   redis: string
   ipfsGateway: string
@@ -114,6 +115,13 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     rule: oneOfRule(RESPONSE_PROFILES),
   },
   {
+    key: 'readyMaxLagBlocks',
+    path: 'server.readyMaxLagBlocks',
+    env: 'SCRY_READY_MAX_LAG_BLOCKS',
+    flag: '--ready-max-lag-blocks',
+    rule: integerRule({ min: 0 }),
+  },
+  {
     key: 'headerAliases',
     path: 'auth.headerAliases',
     env: 'SCRY_AUTH_HEADER_ALIASES',
@@ -173,7 +181,10 @@ export function flagKey(flag: `--${string}`): keyof ConfigFlags {
   return flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof ConfigFlags
 }
 
-export const GLOBAL_DEFAULTS: Omit<GlobalSettings, 'database' | 'tlsCert' | 'tlsKey' | 'redis'> = {
+export const GLOBAL_DEFAULTS: Omit<
+  GlobalSettings,
+  'database' | 'tlsCert' | 'tlsKey' | 'redis' | 'readyMaxLagBlocks'
+> = {
   dataDir: '.scry',
   host: '127.0.0.1',
   port: 8080,

@@ -20,7 +20,15 @@ const TOP_KEYS = [
   'svm',
 ]
 const SECTION_KEYS: Record<string, string[]> = {
-  server: ['host', 'port', 'tlsCert', 'tlsKey', 'trustProxy', 'responseProfile'],
+  server: [
+    'host',
+    'port',
+    'tlsCert',
+    'tlsKey',
+    'trustProxy',
+    'responseProfile',
+    'readyMaxLagBlocks',
+  ],
   log: ['level'],
   auth: ['headerAliases'],
   nft: ['ipfsGateway', 'allowPrivateFetch'],

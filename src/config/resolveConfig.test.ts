@@ -410,7 +410,7 @@ test('error: every problem of a config file, reported together', async () => {
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
       - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue, svm)
-      - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy, responseProfile)
+      - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy, responseProfile, readyMaxLagBlocks)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"

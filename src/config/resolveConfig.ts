@@ -108,6 +108,7 @@ export async function resolveConfig({
           : undefined,
       trustProxy: global.trustProxy ?? GLOBAL_DEFAULTS.trustProxy,
       responseProfile: global.responseProfile ?? GLOBAL_DEFAULTS.responseProfile,
+      readyMaxLagBlocks: global.readyMaxLagBlocks,
     },
     auth: { headerAliases: global.headerAliases ?? GLOBAL_DEFAULTS.headerAliases },
     redis: global.redis,

@@ -43,6 +43,12 @@ export type ScryConfig = {
      * Env `SCRY_RESPONSE_PROFILE`, flag `--response-profile`. Default `default`.
      */
     responseProfile: import('../api/profiles/responseProfiles.ts').ResponseProfile
+    /**
+     * `/ready` answers 503 when every chain is more than this many blocks behind its node.
+     * Env `SCRY_READY_MAX_LAG_BLOCKS`, flag `--ready-max-lag-blocks`. Default: unset (lag
+     * does not make an API process unready; a fresh backfill would take every replica out).
+     */
+    readyMaxLagBlocks: number | undefined
   }
   /** `auth.headerAliases`: extra header names accepted for the API key. Default none. */
   auth: { headerAliases: string[] }
@@ -163,6 +169,7 @@ export type ScryConfigFile = {
     tlsKey?: string
     trustProxy?: boolean
     responseProfile?: 'default' | 'sim'
+    readyMaxLagBlocks?: number
   }
   auth?: { headerAliases?: string[] }
   log?: { level?: LogLevel }
@@ -188,6 +195,7 @@ export type ConfigFlags = {
   tlsKey?: string | undefined
   trustProxy?: string | undefined
   responseProfile?: string | undefined
+  readyMaxLagBlocks?: string | undefined
   authHeaderAlias?: string | undefined
   redis?: string | undefined
   ipfsGateway?: string | undefined

@@ -1,7 +1,9 @@
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { createTestApi } from '../../test/support/createTestApi.ts'
 import { createTestStore, type TestStore } from '../../test/support/createTestStore.ts'
 import { emptyBatch } from '../../test/support/emptyBatch.ts'
+import { testChainConfig } from '../../test/support/testChain.ts'
 import { silentLogger } from '../internal/logger.ts'
 import { leaseKey } from '../store/leaseKey.ts'
 import { type ChainLease, holdChainLease, LeaseLostError } from './holdChainLease.ts'
@@ -10,6 +12,15 @@ const CHAIN = 7
 
 /** A batch of one empty block: enough to move the checkpoint. */
 const batch = (n: number) => emptyBatch({ chainId: CHAIN, fromBlock: n })
+
+async function until<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await read()
+    if (value !== undefined) return value
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('not within 5 s')
+}
 
 /** Ends the session that holds the chain's advisory lock, as a lost connection would. */
 const cutLockSession = (t: TestStore) => {
@@ -25,7 +36,7 @@ describe('holdChainLease (postgres)', () => {
   let t: TestStore
   const held: ChainLease[] = []
   const controller = new AbortController()
-  const hold = async () => {
+  const hold = async (nodeHead?: () => number | undefined) => {
     const lease = await holdChainLease({
       url: t.url,
       store: t.store,
@@ -34,6 +45,7 @@ describe('holdChainLease (postgres)', () => {
       signal: controller.signal,
       retryMs: 100,
       heartbeatMs: 100,
+      ...(nodeHead ? { nodeHead } : {}),
     })
     held.push(lease)
     return lease
@@ -88,5 +100,34 @@ describe('holdChainLease (postgres)', () => {
     ).rejects.toBeInstanceOf(LeaseLostError)
     expect(await t.store.getCheckpoint(CHAIN)).toBeUndefined()
     expect(lease.lost.aborted).toBe(true)
+  })
+
+  test('behavior: the holder reports the node head; an API process that indexes nothing shows it, and /ready follows the lag threshold', async () => {
+    await t.store.applyBatch(batch(100), (await hold(() => 150)).fence)
+    const chains = [testChainConfig({ chainId: CHAIN, rpc: ['http://127.0.0.1:9'] })]
+    const api = (max: number | undefined) =>
+      createTestApi({ store: t.store, chains, overrides: { readyMaxLagBlocks: max } })
+    const lenient = await api(60)
+    const strict = await api(40)
+    try {
+      const status = await until(async () => {
+        const r = await lenient.get('/v1/status')
+        return r.body.chains[0].node_head === 150 ? r.body.chains[0] : undefined
+      })
+      expect(status).toMatchObject({ indexed_block: 100, node_head: 150, lag_blocks: 50 })
+      expect(status.indexer).toMatchObject({ pid: process.pid, active: true })
+      expect((await lenient.get('/ready', { key: null })).status).toBe(200)
+      const unready = await strict.get('/ready', { key: null })
+      expect([unready.status, unready.body.error]).toEqual([
+        503,
+        {
+          code: 'UNAVAILABLE',
+          message: 'Every chain is more than 40 blocks behind its node (server.readyMaxLagBlocks).',
+        },
+      ])
+    } finally {
+      await lenient.close()
+      await strict.close()
+    }
   })
 })

@@ -36,6 +36,7 @@ export async function holdChainLease({
   chainId,
   logger,
   signal,
+  nodeHead = () => undefined,
   retryMs = 1_000,
   heartbeatMs = 1_000,
 }: {
@@ -44,6 +45,8 @@ export async function holdChainLease({
   chainId: number
   logger: Logger
   signal: AbortSignal
+  /** The node's head as the indexer last saw it: reported with each heartbeat. */
+  nodeHead?: () => number | undefined
   retryMs?: number
   heartbeatMs?: number
 }): Promise<ChainLease> {
@@ -64,7 +67,14 @@ export async function holdChainLease({
     } catch (error) {
       logger.warn({ err: error }, 'Could not ask for the chain lock; trying again')
     }
-    if (held) return await take({ client, store, chainId, key, logger, heartbeatMs })
+    if (held) {
+      try {
+        return await take({ client, store, chainId, key, logger, nodeHead, heartbeatMs })
+      } catch (error) {
+        // Could not record itself (the database went away): let go, and try again.
+        logger.warn({ err: error }, 'Could not take the chain lock; trying again')
+      }
+    }
     await client.end().catch(() => {})
     if (!waiting) {
       waiting = true
@@ -80,6 +90,7 @@ async function take({
   chainId,
   key,
   logger,
+  nodeHead,
   heartbeatMs,
 }: {
   client: pg.Client
@@ -87,9 +98,19 @@ async function take({
   chainId: number
   key: string
   logger: Logger
+  nodeHead: () => number | undefined
   heartbeatMs: number
 }): Promise<ChainLease> {
   const owner = randomUUID()
+  const since = Math.floor(Date.now() / 1000)
+  const row = { chain_id: chainId, owner, host: hostname(), pid: process.pid, since }
+  // Waits for a commit of the previous holder that already has the row: it lands first.
+  // (A lock session that dies meanwhile is caught by the first heartbeat below.)
+  await store.db
+    .insertInto('indexer_leases')
+    .values(row)
+    .onConflict((oc) => oc.column('chain_id').doUpdateSet(row))
+    .execute()
   const controller = new AbortController()
   const lose = (reason: string) => {
     if (controller.signal.aborted) return
@@ -98,21 +119,22 @@ async function take({
   }
   client.on('error', (error) => lose(error.message))
   client.on('end', () => lose('lock connection closed'))
-  // The server may cut an idle session without the socket saying so at once: ask it.
+  // The server may cut an idle session without the socket saying so at once: ask it, and
+  // report the node's head for processes that do not index the chain (status, /ready).
   const heartbeat = setInterval(() => {
-    client.query('select 1').catch((error: Error) => lose(error.message))
+    const head = nodeHead()
+    const query =
+      head === undefined
+        ? client.query('select 1')
+        : client.query(
+            'update indexer_leases set node_head = $1, node_head_at = $2 where chain_id = $3 and owner = $4',
+            [head, Math.floor(Date.now() / 1000), chainId, owner],
+          )
+    query.catch((error: Error) => lose(error.message))
   }, heartbeatMs)
   heartbeat.unref()
   controller.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true })
 
-  const since = Math.floor(Date.now() / 1000)
-  const row = { chain_id: chainId, owner, host: hostname(), pid: process.pid, since }
-  // Waits for a commit of the previous holder that already has the row: it lands first.
-  await store.db
-    .insertInto('indexer_leases')
-    .values(row)
-    .onConflict((oc) => oc.column('chain_id').doUpdateSet(row))
-    .execute()
   logger.info({ owner, pid: process.pid }, 'Holding the chain lock: indexing')
 
   return {

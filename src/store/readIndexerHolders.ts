@@ -9,6 +9,8 @@ export type IndexerHolder = {
   since: number
   /** Whether its lock is held now (false: it died and no standby has taken over yet). */
   active: boolean
+  /** The node's head as the holder last reported it (null: not yet). */
+  nodeHead: number | null
 }
 
 /**
@@ -32,6 +34,7 @@ export async function readIndexerHolders(
         pid: Number(r.pid),
         since: Number(r.since),
         active: held.has(leaseKey(Number(r.chain_id)).toString()),
+        nodeHead: r.node_head === null ? null : Number(r.node_head),
       },
     ]),
   )

@@ -48,6 +48,9 @@ export type IndexerLeaseTable = {
   pid: number
   /** Unix seconds when it took the chain. */
   since: number
+  /** The node's head as the holder last saw it, and when (unix seconds). */
+  node_head: number | null
+  node_head_at: number | null
 }
 
 /** Kept by triggers on `token_balances` (migration 0007); never written by code. */

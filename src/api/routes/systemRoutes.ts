@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { CHAIN_ENDPOINTS } from '../../chains/catalogue.ts'
 import { type IndexerHolder, readIndexerHolders } from '../../store/readIndexerHolders.ts'
 import { ApiError } from '../ApiError.ts'
+import type { ApiContext } from '../apiContext.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import type { ProfileShape } from '../profiles/registerProfiles.ts'
 
@@ -29,6 +30,17 @@ export const systemRoutes: RouteModule = (app, ctx) => {
           cause: error,
         })
       })
+      const max = ctx.readyMaxLagBlocks
+      if (max !== undefined) {
+        const lags = (await readChainLags(ctx)).map((c) => c.lag)
+        if (lags.length > 0 && lags.every((lag) => lag !== null && lag > max)) {
+          throw new ApiError(
+            'UNAVAILABLE',
+            `Every chain is more than ${max} blocks behind its node (server.readyMaxLagBlocks).`,
+            { headers: { 'Retry-After': '30' } },
+          )
+        }
+      }
       return { status: 'ready' }
     },
   )
@@ -68,28 +80,22 @@ export const systemRoutes: RouteModule = (app, ctx) => {
       },
     },
     async () => {
-      const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
-      const holders = await readIndexerHolders(ctx.store)
-      const chains = await Promise.all(
-        ctx.chains.map(async (chain) => {
-          const checkpoint = await ctx.store.getCheckpoint(chain.chainId)
-          const head = heads.get(chain.chainId)
-          const indexed = checkpoint?.blockNumber ?? null
-          return {
-            chain_id: chain.chainId,
-            name: chain.name,
-            indexed_block: indexed,
-            indexed_block_hash: checkpoint?.blockHash ?? null,
-            node_head: head ?? null,
-            lag_blocks: head !== undefined && indexed !== null ? Math.max(0, head - indexed) : null,
-            finalized_block:
-              indexed === null
-                ? null
-                : Math.max(0, Math.min(indexed, (head ?? indexed) - chain.finalityDepth)),
-            indexer: toHolderJson(holders.get(chain.chainId)),
-          }
-        }),
-      )
+      const chains = (await readChainLags(ctx)).map(({ chain, checkpoint, head, holder, lag }) => {
+        const indexed = checkpoint?.blockNumber ?? null
+        return {
+          chain_id: chain.chainId,
+          name: chain.name,
+          indexed_block: indexed,
+          indexed_block_hash: checkpoint?.blockHash ?? null,
+          node_head: head ?? null,
+          lag_blocks: lag,
+          finalized_block:
+            indexed === null
+              ? null
+              : Math.max(0, Math.min(indexed, (head ?? indexed) - chain.finalityDepth)),
+          indexer: toHolderJson(holder),
+        }
+      })
       return { chains }
     },
   )
@@ -147,4 +153,31 @@ export const systemRoutes: RouteModule = (app, ctx) => {
 }
 
 const toHolderJson = (holder: IndexerHolder | undefined) =>
-  holder ? { ...holder, since: new Date(holder.since * 1000).toISOString() } : null
+  holder
+    ? {
+        host: holder.host,
+        pid: holder.pid,
+        since: new Date(holder.since * 1000).toISOString(),
+        active: holder.active,
+      }
+    : null
+
+/**
+ * Per served chain: the checkpoint, the node's head (this process's indexer, else what the
+ * chain's active lock holder last reported: API replicas index nothing) and the lag.
+ */
+async function readChainLags(ctx: ApiContext) {
+  const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
+  const holders = await readIndexerHolders(ctx.store)
+  return Promise.all(
+    ctx.chains.map(async (chain) => {
+      const checkpoint = await ctx.store.getCheckpoint(chain.chainId)
+      const holder = holders.get(chain.chainId)
+      const head =
+        heads.get(chain.chainId) ?? (holder?.active ? (holder.nodeHead ?? undefined) : undefined)
+      const indexed = checkpoint?.blockNumber
+      const lag = head !== undefined && indexed !== undefined ? Math.max(0, head - indexed) : null
+      return { chain, checkpoint, head, holder, lag }
+    }),
+  )
+}

@@ -4,7 +4,9 @@ import type { DialectCaps } from '../dialect.ts'
 /**
  * Which process writes each chain (PostgreSQL standby indexers, `holdChainLease`): the holder
  * of the chain's advisory lock writes its owner token here, and every batch commit checks it
- * under a row lock. Also what `/v1/status` and `scry status` show. Released: never edit.
+ * under a row lock; its heartbeat reports the node's head (for status and `/ready` in
+ * processes that do not index the chain). Also what `/v1/status` and `scry status` show.
+ * Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   await db.schema
@@ -14,5 +16,7 @@ export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> 
     .addColumn('host', 'text', (c) => c.notNull())
     .addColumn('pid', caps.intType, (c) => c.notNull())
     .addColumn('since', caps.intType, (c) => c.notNull())
+    .addColumn('node_head', caps.intType)
+    .addColumn('node_head_at', caps.intType)
     .execute()
 }
