@@ -66,6 +66,8 @@ export async function prepareBatch({
     chainId,
     fromBlock: first.number,
     toBlock: last.number,
+    toHash: last.hash,
+    parentHash: first.parentHash,
     touched,
     ...sig,
   })

@@ -75,6 +75,7 @@ export async function readApprovalChanges({
   const results = await callContracts({
     rpc,
     blockNumber: last.number,
+    blockHash: last.hash,
     calls: keys.map(allowanceCall),
     ...(signal ? { signal } : {}),
   })

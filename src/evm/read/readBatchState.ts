@@ -11,7 +11,7 @@ import { erc20Abi } from '../abis.ts'
 import { decodeDecimals, decodeMetadataString, decodeUint } from '../decode/decodeMetadataString.ts'
 import type { Touched } from '../derive/touched.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
-import type { Address } from '../types.ts'
+import type { Address, Hex } from '../types.ts'
 import { type ContractCall, callContracts } from './callContracts.ts'
 import { readNativeBalances } from './readNativeBalances.ts'
 
@@ -64,6 +64,8 @@ export async function readBatchState({
   chainId,
   fromBlock,
   toBlock,
+  toHash,
+  parentHash,
   touched,
   signal,
 }: {
@@ -73,6 +75,12 @@ export async function readBatchState({
   chainId: number
   fromBlock: bigint
   toBlock: bigint
+  /**
+   * The batch's last block and the parent of its first: state is read by these hashes where
+   * given (EIP-1898), never from a sibling block the node switched to while we read.
+   */
+  toHash?: Hex | undefined
+  parentHash?: Hex | undefined
   touched: Touched
   signal?: AbortSignal
 }): Promise<{ loaded: LoadedState; reads: BatchReads }> {
@@ -140,17 +148,24 @@ export async function readBatchState({
     ]),
   ]
   const [results, supplyBefore, native] = await Promise.all([
-    callContracts({ rpc, blockNumber: toBlock, calls, ...sig }),
+    callContracts({ rpc, blockNumber: toBlock, blockHash: toHash, calls, ...sig }),
     // Supply before the batch of tokens first seen now: the baseline for the rebasing check.
     fromBlock > 0n
       ? callContracts({
           rpc,
           blockNumber: fromBlock - 1n,
+          blockHash: parentHash,
           calls: newErc20.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
           ...sig,
         })
       : Promise.resolve(newErc20.map(() => '0x' as const)),
-    readNativeBalances({ rpc, blockNumber: toBlock, addresses: [...touched.native], ...sig }),
+    readNativeBalances({
+      rpc,
+      blockNumber: toBlock,
+      blockHash: toHash,
+      addresses: [...touched.native],
+      ...sig,
+    }),
   ])
 
   let k = 0
@@ -209,6 +224,7 @@ export async function readBatchState({
     const extraResults = await callContracts({
       rpc,
       blockNumber: toBlock,
+      blockHash: toHash,
       calls: extra.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
       ...sig,
     })

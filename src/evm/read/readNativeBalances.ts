@@ -1,21 +1,26 @@
 import { toHex } from 'viem'
 import { RetryableError } from '../../internal/errors.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
-import type { Address } from '../types.ts'
+import type { Address, Hex } from '../types.ts'
 
-/** `eth_getBalance` for many addresses at one block, batched. */
+/**
+ * `eth_getBalance` for many addresses at one block, batched; by `blockHash` (EIP-1898) where
+ * given, so that a node that switched branches answers for our block or not at all.
+ */
 export async function readNativeBalances({
   rpc,
   blockNumber,
+  blockHash,
   addresses,
   signal,
 }: {
   rpc: RpcClient
   blockNumber: bigint
+  blockHash?: Hex | undefined
   addresses: readonly Address[]
   signal?: AbortSignal
 }): Promise<Map<Address, bigint>> {
-  const tag = toHex(blockNumber)
+  const tag = blockHash ? { blockHash } : toHex(blockNumber)
   const results = await rpc.batch<string>(
     addresses.map((a) => ({ method: 'eth_getBalance', params: [a, tag] })),
     signal ? { signal } : {},
