@@ -211,7 +211,7 @@ async function checkSide(
     block: head.number,
     wallets: world.wallets,
   })
-  expect(mismatches, `${where}${await explainNative(side, mismatches)}`).toEqual([])
+  expect(mismatches, `${where}${await explainBalances(side, mismatches)}`).toEqual([])
 
   // The holder list the API serves for the demo token, against the node.
   const holders = await side.api.get(`/v1/evm/token-holders/${CHAIN_ID}/${token}?limit=500`)
@@ -324,24 +324,27 @@ test('behavior: random reorgs of depth 1-20 leave every store and its webhook re
 }, 600_000)
 
 /**
- * For a wrong native balance: the stored row's block, the undo entries of its key and the
+ * For a wrong native or token balance: the stored row, the undo entries of its key and the
  * address's transactions this test knows of, so that a failure shows which batch wrote what.
  */
-async function explainNative(side: Side, mismatches: string[]): Promise<string> {
+async function explainBalances(side: Side, mismatches: string[]): Promise<string> {
   const lines: string[] = []
+  const db = side.store.store.db
   for (const m of mismatches) {
-    const address = /^native (0x[0-9a-f]{40})/.exec(m)?.[1]
+    const native = /^native (0x[0-9a-f]{40})/.exec(m)?.[1]
+    const holder = /^token \S+ holder (0x[0-9a-f]{40})/.exec(m)?.[1]
+    const address = native ?? holder
     if (!address) continue
-    const db = side.store.store.db
-    const row = await db
-      .selectFrom('native_balances')
+    const table = native ? 'native_balances' : 'token_balances'
+    const rows = await (db as any)
+      .selectFrom(table)
       .selectAll()
       .where('address', '=', address)
-      .executeTakeFirst()
+      .execute()
     const undo = await db
       .selectFrom('undo_log')
       .select(['from_block', 'to_block', 'prev'])
-      .where('table_name', '=', 'native_balances')
+      .where('table_name', '=', table)
       .where('row_key', 'like', `%${address}%`)
       .execute()
     const located = await locateSent()
@@ -349,7 +352,7 @@ async function explainNative(side: Side, mismatches: string[]): Promise<string> 
       .filter(([, s]) => s.from === address || s.to === address)
       .map(([hash, s]) => `${hash.slice(0, 10)} r${s.round} ${located.get(hash)?.block ?? 'gone'}`)
     lines.push(
-      `${address}: row ${JSON.stringify(row)}; undo ${JSON.stringify(undo)}; txs ${txs.join(', ')}`,
+      `${address}: ${table} ${JSON.stringify(rows)}; undo ${JSON.stringify(undo)}; txs ${txs.join(', ')}`,
     )
   }
   return lines.length > 0 ? `\n${lines.join('\n')}` : ''
