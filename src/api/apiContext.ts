@@ -17,7 +17,10 @@ export type NodeHead = { chainId: number; nodeHead: number | undefined }
 
 /** Everything routes need; built once by `createApiServer`'s caller. */
 export type ApiContext = {
+  /** The primary database: keys, usage, subscriptions, status; every write. */
   store: Store
+  /** Where data answers are read: the read replica (`--database-read`), else `store`. */
+  reads: Store
   accounts: Accounts
   meter: Meter
   rateLimiter: RateLimiter

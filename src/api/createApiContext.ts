@@ -18,6 +18,7 @@ import type { ResponseProfile } from './profiles/responseProfiles.ts'
 /** Builds the API's dependencies from the store and config; `close()` flushes metering. */
 export function createApiContext({
   store,
+  reads = store,
   catalogue,
   chains,
   logger,
@@ -33,6 +34,8 @@ export function createApiContext({
   svm = new Map(),
 }: {
   store: Store
+  /** A read replica of `store` for data answers; its owner closes it. Default `store`. */
+  reads?: Store
   catalogue: readonly CatalogueChain[]
   chains: readonly ChainConfig[]
   logger: Logger
@@ -55,6 +58,7 @@ export function createApiContext({
   const evmRpc = createApiRpc({ chains, logger })
   return {
     store,
+    reads,
     accounts: createAccounts({ store }),
     meter,
     rateLimiter,

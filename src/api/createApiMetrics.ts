@@ -1,7 +1,13 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { readReplicaLag } from '../store/readReplicaLag.ts'
 import type { ApiContext } from './apiContext.ts'
+import { readChainLags } from './readChainLags.ts'
 
-/** Prometheus metrics: requests by route and status, latency, indexer lag per chain. */
+/**
+ * Prometheus metrics: requests by route and status, latency, indexer lag per chain (in every
+ * API process: the node head comes from the chain's lock holder when this one indexes
+ * nothing), and the read replica's lag when there is one.
+ */
 export function createApiMetrics({ ctx }: { ctx: ApiContext }) {
   const registry = new Registry()
   const requests = new Counter({
@@ -23,16 +29,36 @@ export function createApiMetrics({ ctx }: { ctx: ApiContext }) {
     labelNames: ['chain_id'] as const,
     registers: [registry],
     async collect() {
-      const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
-      for (const chain of ctx.chains) {
-        const checkpoint = await ctx.store.getCheckpoint(chain.chainId).catch(() => undefined)
-        const head = heads.get(chain.chainId)
-        if (head !== undefined && checkpoint) {
-          this.set({ chain_id: String(chain.chainId) }, Math.max(0, head - checkpoint.blockNumber))
-        }
+      this.reset()
+      for (const { chain, lag } of await readChainLags(ctx).catch(() => [])) {
+        if (lag !== null) this.set({ chain_id: String(chain.chainId) }, lag)
       }
     },
   })
+  if (ctx.reads !== ctx.store) {
+    new Gauge({
+      name: 'scry_read_replica_lag_blocks',
+      help: 'Blocks the read replica is behind the primary database, per chain',
+      labelNames: ['chain_id'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset()
+        for (const { chain, replicaLag } of await readChainLags(ctx).catch(() => [])) {
+          if (replicaLag !== null) this.set({ chain_id: String(chain.chainId) }, replicaLag)
+        }
+      },
+    })
+    new Gauge({
+      name: 'scry_read_replica_lag_seconds',
+      help: 'Replay lag of the read replica (streaming standby) in seconds',
+      registers: [registry],
+      async collect() {
+        this.reset()
+        const seconds = await readReplicaLag(ctx.reads).catch(() => null)
+        if (seconds !== null) this.set(seconds)
+      },
+    })
+  }
   return {
     contentType: registry.contentType,
     render: () => registry.metrics(),

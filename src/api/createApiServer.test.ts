@@ -58,7 +58,9 @@ for (const dialect of DIALECTS) {
         lag_blocks: null,
         finalized_block: null,
         indexer: null,
+        replica_lag_blocks: null,
       })
+      expect(r.body.read_replica).toBeNull()
     })
 
     test('error: missing and unknown keys are 401', async () => {

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis'
 import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import { ConfigError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
-import type { Store } from '../store/createStore.ts'
+import { createStore, type Store } from '../store/createStore.ts'
 import { createSvmChain } from '../svm/createSvmChain.ts'
 import type { NodeHead } from './apiContext.ts'
 import { createApiContext } from './createApiContext.ts'
@@ -46,6 +46,14 @@ export async function startApiServer({
     ? new Redis(config.redis, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined
   redis?.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'))
+  const reads = config.databaseRead ? createStore({ url: config.databaseRead }) : store
+  if (reads !== store) {
+    // Reachability is `/ready`'s to report; a replica down at start must not stop the API.
+    logger.info({ host: new URL(config.databaseRead ?? '').host }, 'API reads from a read replica')
+  }
+  const closeReads = async () => {
+    if (reads !== store) await reads.close()
+  }
   const svmLogger = logger.child({ component: 'svm' })
   const svm = new Map(
     (config.svm ?? []).map((chain) => [
@@ -58,6 +66,7 @@ export async function startApiServer({
   }
   const ctx = createApiContext({
     store,
+    reads,
     catalogue: config.catalogue,
     chains,
     logger: logger.child({ component: 'api' }),
@@ -84,6 +93,7 @@ export async function startApiServer({
   } catch (error) {
     await ctx.close()
     closeSvm()
+    await closeReads()
     throw new ConfigError(`Cannot listen on ${config.server.host}:${config.server.port}.`, {
       details: error instanceof Error ? error.message : String(error),
     })
@@ -99,6 +109,7 @@ export async function startApiServer({
       await app.close()
       await ctx.close()
       closeSvm()
+      await closeReads()
     },
   }
 }

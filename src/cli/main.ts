@@ -192,6 +192,10 @@ function addConfigOptions(command: Command): Command {
       '--database <url|path>',
       'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
     )
+    .option(
+      '--database-read <url>',
+      'postgres:// URL of a read replica: API answers are read from it (default: none)',
+    )
     .option('--data-dir <path>', 'directory for local state (default: .scry)')
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <port>', 'port to listen on (default: 8080)')

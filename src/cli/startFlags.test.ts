@@ -24,6 +24,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => c.database,
       want: 'postgres://db/scry',
     },
+    '--database-read': {
+      args: ['--database', 'postgres://db/scry', '--database-read', 'postgres://replica/scry'],
+      read: (c) => c.databaseRead,
+      want: 'postgres://replica/scry',
+    },
     '--data-dir': {
       args: ['--data-dir', 'state'],
       read: (c) => c.dataDir,

@@ -17,6 +17,7 @@ import { type ChainSettings, type ConfigFlags, LOG_LEVELS, type LogLevel } from 
 
 export type GlobalSettings = {
   database: string
+  databaseRead: string
   dataDir: string
   host: string
   port: number
@@ -56,6 +57,13 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     env: 'SCRY_DATABASE',
     flag: '--database',
     rule: databaseRule,
+  },
+  {
+    key: 'databaseRead',
+    path: 'databaseRead',
+    env: 'SCRY_DATABASE_READ',
+    flag: '--database-read',
+    rule: urlRule(['postgres:', 'postgresql:']),
   },
   {
     key: 'dataDir',
@@ -183,7 +191,7 @@ export function flagKey(flag: `--${string}`): keyof ConfigFlags {
 
 export const GLOBAL_DEFAULTS: Omit<
   GlobalSettings,
-  'database' | 'tlsCert' | 'tlsKey' | 'redis' | 'readyMaxLagBlocks'
+  'database' | 'databaseRead' | 'tlsCert' | 'tlsKey' | 'redis' | 'readyMaxLagBlocks'
 > = {
   dataDir: '.scry',
   host: '127.0.0.1',

@@ -6,6 +6,7 @@ import { showValue } from './rules.ts'
 
 const TOP_KEYS = [
   'database',
+  'databaseRead',
   'dataDir',
   'server',
   'log',

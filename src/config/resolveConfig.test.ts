@@ -409,7 +409,7 @@ test('error: every problem of a config file, reported together', async () => {
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - databse: unknown key (expected one of database, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue, svm)
+      - databse: unknown key (expected one of database, databaseRead, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue, svm)
       - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy, responseProfile, readyMaxLagBlocks)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"
@@ -622,6 +622,27 @@ test('error: a certificate without a key, a bad redis url, bad header names', as
       - server.tlsCert / server.tlsKey: give both the certificate and the key, or neither
 
     Details: config file: <cwd>/scry.config.json"
+  `)
+})
+
+test('error: a read replica beside SQLite, a read replica that is not PostgreSQL', async () => {
+  expect(
+    await issuesOf(resolveConfig({ env: { SCRY_DATABASE_READ: 'postgres://replica/scry' }, cwd })),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - databaseRead: a read replica needs a PostgreSQL database (database: postgres://…)"
+  `)
+  expect(
+    await issuesOf(
+      resolveConfig({
+        flags: { database: 'postgres://db/scry', databaseRead: 'mysql://replica/scry' },
+        env: {},
+        cwd,
+      }),
+    ),
+  ).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - --database-read: expected a postgres or postgresql URL, got mysql://replica"
   `)
 })
 

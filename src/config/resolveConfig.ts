@@ -93,11 +93,15 @@ export async function resolveConfig({
   if ((global.tlsCert === undefined) !== (global.tlsKey === undefined)) {
     issues.push('server.tlsCert / server.tlsKey: give both the certificate and the key, or neither')
   }
+  if (global.databaseRead !== undefined && !/^postgres(ql)?:\/\//i.test(global.database ?? '')) {
+    issues.push('databaseRead: a read replica needs a PostgreSQL database (database: postgres://…)')
+  }
   if (issues.length > 0) throw new InvalidConfigError({ issues, configFile: pathOf(file) })
 
   const dataDir = resolve(cwd, global.dataDir ?? GLOBAL_DEFAULTS.dataDir)
   return {
     database: resolveDatabase({ database: global.database, dataDir, cwd }),
+    databaseRead: global.databaseRead,
     dataDir,
     server: {
       host: global.host ?? GLOBAL_DEFAULTS.host,

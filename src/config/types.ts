@@ -24,6 +24,12 @@ export type ScryConfig = {
    * Default: `<dataDir>/scry.sqlite`. Env `SCRY_DATABASE`, flag `--database`.
    */
   database: string
+  /**
+   * A PostgreSQL read replica of `database` (`postgres://…`): API processes read data answers
+   * from it; writes (keys, usage, subscriptions) and status stay on `database`. Its lag is in
+   * `/v1/status` and `/metrics`. Env `SCRY_DATABASE_READ`, flag `--database-read`. Default none.
+   */
+  databaseRead: string | undefined
   /** Absolute directory for local state. Default `.scry` under the working directory. */
   dataDir: string
   /**
@@ -161,6 +167,7 @@ export type ChainFileConfig = {
 /** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
 export type ScryConfigFile = {
   database?: string
+  databaseRead?: string
   dataDir?: string
   server?: {
     host?: string
@@ -187,6 +194,7 @@ export type ScryConfigFile = {
 export type ConfigFlags = {
   config?: string | undefined
   database?: string | undefined
+  databaseRead?: string | undefined
   dataDir?: string | undefined
   host?: string | undefined
   port?: string | undefined

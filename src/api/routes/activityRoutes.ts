@@ -139,7 +139,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
       const token = query.token_address === undefined ? undefined : lower(query.token_address)
       const limit = clampLimit(query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
       await meterRequest({ ctx, request, reply, cost: COST })
-      await markChainsRead({ store: ctx.store, reply, chainIds })
+      await markChainsRead({ store: ctx.reads, reply, chainIds })
 
       const scope = [
         'activity',
@@ -156,7 +156,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
       }
       if (chainIds.length === 0) return { activity: [], ...withWarnings(warnings) }
 
-      const db = ctx.store.db
+      const db = ctx.reads.db
       let q = db
         .selectFrom('activity')
         .selectAll()
@@ -308,7 +308,7 @@ async function readPagePrices({
   for (const chain of ctx.chains) {
     const assets = keys.filter(([c]) => c === chain.chainId).map(([, t]) => t as `0x${string}`)
     if (assets.length === 0) continue
-    const prices = await readTokenPrices({ db: ctx.store.db, chain, assets })
+    const prices = await readTokenPrices({ db: ctx.reads.db, chain, assets })
     for (const [asset, price] of prices) out.set(`${chain.chainId}:${asset}`, price)
   }
   return out

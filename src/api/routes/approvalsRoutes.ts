@@ -101,9 +101,9 @@ export const approvalsRoutes: RouteModule = (app, ctx) => {
         if (!after) warnings.push(INVALID_OFFSET)
       }
       await meterRequest({ ctx, request, reply, cost: chainIds.length })
-      await markChainsRead({ store: ctx.store, reply, chainIds })
+      await markChainsRead({ store: ctx.reads, reply, chainIds })
 
-      const all = await readApprovals({ db: ctx.store.db, chains: ctx.chains, wallet, chainIds })
+      const all = await readApprovals({ db: ctx.reads.db, chains: ctx.chains, wallet, chainIds })
       const rest = after ? all.filter((a) => comparePositions(positionOf(a), after) > 0) : all
       const page = rest.slice(0, limit)
       const last = page.at(-1)

@@ -202,18 +202,18 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
       })
       const past = parsePastQuery({ blockNumber: request.query.block_number, at: request.query.at })
       await meterRequest({ ctx, request, reply, cost: SINGLE_TOKEN_COST })
-      if (!past) await markChainsRead({ store: ctx.store, reply, chainIds })
+      if (!past) await markChainsRead({ store: ctx.reads, reply, chainIds })
       if (chainIds.length === 0) {
         return { wallet_address: wallet, balances: [], warnings, ...answerTimes(reply) }
       }
-      const row = await readOneBalance({ db: ctx.store.db, wallet, chainId, address })
+      const row = await readOneBalance({ db: ctx.reads.db, wallet, chainId, address })
       if (!row) {
         throw new ApiError('NOT_FOUND', `No ERC20 token ${address} is known on chain ${chainId}.`)
       }
       if (past) {
         const [block] = await readPastBlocks({ ctx, reply, chainIds: [chainId], target: past })
         const [atBlock] = await readBalanceRowsAt({
-          db: ctx.store.db,
+          db: ctx.reads.db,
           rpc: apiRpc(ctx, chainId),
           block: block!,
           selection: {
@@ -227,7 +227,7 @@ export const balancesRoutes: RouteModule = (app, ctx) => {
         Object.assign(row, { amount: atBlock?.amount ?? 0n, at })
       }
       const [priced] = await priceBalanceRows({
-        db: ctx.store.db,
+        db: ctx.reads.db,
         chains: ctx.chains,
         rows: [row],
         historicalOffsets: undefined,
@@ -300,7 +300,7 @@ async function listBalances({
     const perChain = await Promise.all(
       blocks.map((block) =>
         readBalanceRowsAt({
-          db: ctx.store.db,
+          db: ctx.reads.db,
           rpc: apiRpc(ctx, block.chainId),
           selection,
           block,
@@ -309,11 +309,11 @@ async function listBalances({
     )
     rows = perChain.flat()
   } else {
-    await markChainsRead({ store: ctx.store, reply, chainIds })
-    rows = await readBalanceRows({ db: ctx.store.db, selection })
+    await markChainsRead({ store: ctx.reads, reply, chainIds })
+    rows = await readBalanceRows({ db: ctx.reads.db, selection })
   }
   const priced = await priceBalanceRows({
-    db: ctx.store.db,
+    db: ctx.reads.db,
     chains: ctx.chains,
     rows,
     historicalOffsets,
@@ -362,7 +362,7 @@ async function readPastBlocks({
   target: PastTarget
 }): Promise<PastBlock[]> {
   const blocks = await Promise.all(
-    chainIds.map((chainId) => resolvePastBlock({ db: ctx.store.db, chainId, target })),
+    chainIds.map((chainId) => resolvePastBlock({ db: ctx.reads.db, chainId, target })),
   )
   setBlockNumbers(reply, new Map(blocks.map((b) => [b.chainId, b.blockNumber])))
   return blocks

@@ -111,7 +111,7 @@ export function createCollectiblesRoutes({
   spamList?: SpamList
 } = {}): RouteModule {
   return (app, ctx) => {
-    const scorer = createSpamScorer({ db: ctx.store.db, spamList })
+    const scorer = createSpamScorer({ db: ctx.reads.db, spamList })
 
     app.get(
       '/v1/evm/collectibles/:address',
@@ -142,7 +142,7 @@ export function createCollectiblesRoutes({
           endpoint: 'collectibles',
         })
         await meterRequest({ ctx, request, reply, cost: chainIds.length })
-        await markChainsRead({ store: ctx.store, reply, chainIds })
+        await markChainsRead({ store: ctx.reads, reply, chainIds })
 
         const scope = `collectibles|${address}|${chainIds.join(',')}|filter_spam=${filterSpam}`
         let position: Position | undefined
@@ -218,7 +218,7 @@ export function createCollectiblesRoutes({
       from: Position | undefined
       take: number
     }) {
-      let query = ctx.store.db
+      let query = ctx.reads.db
         .selectFrom('nft_holdings as h')
         .leftJoin('tokens as t', (join) =>
           join.onRef('t.chain_id', '=', 'h.chain_id').onRef('t.address', '=', 'h.contract'),

@@ -59,10 +59,10 @@ export const searchRoutes: RouteModule = (app, ctx) => {
           ? ctx.chains.map((c) => c.chainId).sort((a, b) => a - b)
           : parseChainIds({ ctx, input, endpoint: 'token_info' }).chainIds
       await meterRequest({ ctx, request, reply, cost: COST })
-      await markChainsRead({ store: ctx.store, reply, chainIds })
+      await markChainsRead({ store: ctx.reads, reply, chainIds })
       const hits = await searchTokens({
-        db: ctx.store.db,
-        caps: ctx.store.caps,
+        db: ctx.reads.db,
+        caps: ctx.reads.caps,
         query,
         chainIds,
         limit,

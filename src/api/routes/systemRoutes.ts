@@ -1,10 +1,11 @@
 import { Type } from 'typebox'
 import { CHAIN_ENDPOINTS } from '../../chains/catalogue.ts'
-import { type IndexerHolder, readIndexerHolders } from '../../store/readIndexerHolders.ts'
+import type { IndexerHolder } from '../../store/readIndexerHolders.ts'
+import { readReplicaLag } from '../../store/readReplicaLag.ts'
 import { ApiError } from '../ApiError.ts'
-import type { ApiContext } from '../apiContext.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import type { ProfileShape } from '../profiles/registerProfiles.ts'
+import { readChainLags } from '../readChainLags.ts'
 
 /** /health, /ready, /v1/status and /v1/evm/supported-chains. */
 export const systemRoutes: RouteModule = (app, ctx) => {
@@ -24,12 +25,14 @@ export const systemRoutes: RouteModule = (app, ctx) => {
       schema: { hide: true, response: { 200: Type.Object({ status: Type.String() }) } },
     },
     async () => {
-      await ctx.store.ping().catch((error) => {
-        throw new ApiError('UNAVAILABLE', 'The database is unreachable.', {
-          headers: { 'Retry-After': '5' },
-          cause: error,
+      for (const [store, what] of [
+        [ctx.store, 'The database is unreachable.'],
+        [ctx.reads, 'The read replica (databaseRead) is unreachable.'],
+      ] as const) {
+        await store.ping().catch((error) => {
+          throw new ApiError('UNAVAILABLE', what, { headers: { 'Retry-After': '5' }, cause: error })
         })
-      })
+      }
       const max = ctx.readyMaxLagBlocks
       if (max !== undefined) {
         const lags = (await readChainLags(ctx)).map((c) => c.lag)
@@ -70,17 +73,34 @@ export const systemRoutes: RouteModule = (app, ctx) => {
           'PostgreSQL: the process that writes this chain (standby indexers); null on SQLite',
       },
     ),
+    replica_lag_blocks: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Blocks the read replica (databaseRead) is behind the primary; null without one',
+    }),
   })
+  const ReadReplica = Type.Union(
+    [
+      Type.Object({
+        lag_seconds: Type.Union([Type.Number(), Type.Null()], {
+          description: 'Replay lag of a streaming standby; null when it is not one',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The read replica API answers come from (databaseRead); null without one' },
+  )
   app.get(
     '/v1/status',
     {
       schema: {
         summary: 'Indexing status per chain',
-        response: { 200: Type.Object({ chains: Type.Array(StatusChain) }) },
+        response: {
+          200: Type.Object({ chains: Type.Array(StatusChain), read_replica: ReadReplica }),
+        },
       },
     },
     async () => {
-      const chains = (await readChainLags(ctx)).map(({ chain, checkpoint, head, holder, lag }) => {
+      const lags = await readChainLags(ctx)
+      const chains = lags.map(({ chain, checkpoint, head, holder, lag, replicaLag }) => {
         const indexed = checkpoint?.blockNumber ?? null
         return {
           chain_id: chain.chainId,
@@ -94,9 +114,12 @@ export const systemRoutes: RouteModule = (app, ctx) => {
               ? null
               : Math.max(0, Math.min(indexed, (head ?? indexed) - chain.finalityDepth)),
           indexer: toHolderJson(holder),
+          replica_lag_blocks: replicaLag,
         }
       })
-      return { chains }
+      const read_replica =
+        ctx.reads === ctx.store ? null : { lag_seconds: await readReplicaLag(ctx.reads) }
+      return { chains, read_replica }
     },
   )
 
@@ -161,23 +184,3 @@ const toHolderJson = (holder: IndexerHolder | undefined) =>
         active: holder.active,
       }
     : null
-
-/**
- * Per served chain: the checkpoint, the node's head (this process's indexer, else what the
- * chain's active lock holder last reported: API replicas index nothing) and the lag.
- */
-async function readChainLags(ctx: ApiContext) {
-  const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
-  const holders = await readIndexerHolders(ctx.store)
-  return Promise.all(
-    ctx.chains.map(async (chain) => {
-      const checkpoint = await ctx.store.getCheckpoint(chain.chainId)
-      const holder = holders.get(chain.chainId)
-      const head =
-        heads.get(chain.chainId) ?? (holder?.active ? (holder.nodeHead ?? undefined) : undefined)
-      const indexed = checkpoint?.blockNumber
-      const lag = head !== undefined && indexed !== undefined ? Math.max(0, head - indexed) : null
-      return { chain, checkpoint, head, holder, lag }
-    }),
-  )
-}

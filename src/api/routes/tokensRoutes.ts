@@ -130,7 +130,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
         else warnings.push(INVALID_OFFSET)
       }
       await meterRequest({ ctx, request, reply, cost: TOKEN_INFO_COST })
-      await markChainsRead({ store: ctx.store, reply, chainIds: supported ? [chainId] : [] })
+      await markChainsRead({ store: ctx.reads, reply, chainIds: supported ? [chainId] : [] })
 
       const records: TokenRecord[] = []
       if (supported) records.push(await readTokenRecord({ ctx, chainId, address, hours }))
@@ -179,9 +179,9 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
           ? undefined
           : parseHolderPosition(ctx.cursors.decode(scope, request.query.offset))
       await meterRequest({ ctx, request, reply, cost: TOKEN_HOLDERS_COST })
-      await markChainsRead({ store: ctx.store, reply, chainIds: [chainId] })
+      await markChainsRead({ store: ctx.reads, reply, chainIds: [chainId] })
 
-      const known = await ctx.store.db
+      const known = await ctx.reads.db
         .selectFrom('tokens')
         .select('standard')
         .where('chain_id', '=', chainId)
@@ -192,7 +192,7 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
       }
 
       // Keyset range scan on token_balances_holders (chain_id, token, balance desc, address).
-      let query = ctx.store.db
+      let query = ctx.reads.db
         .selectFrom('token_balances')
         .select(['address', 'balance', 'first_acquired_time', 'has_initiated_transfer'])
         .where('chain_id', '=', chainId)
@@ -275,7 +275,7 @@ async function readTokenRecord({
 }): Promise<TokenRecord> {
   const chain = chainName(ctx, chainId)
   const config = ctx.chains.find((c) => c.chainId === chainId)
-  const db = ctx.store.db
+  const db = ctx.reads.db
   const price = config
     ? (await readTokenPrices({ db, chain: config, assets: [address] })).get(address)
     : undefined
@@ -292,7 +292,7 @@ async function readTokenRecord({
   if (address === 'native') {
     return { chain_id: chainId, chain, ...nativeCurrency(chainId), ...priced }
   }
-  const row = await ctx.store.db
+  const row = await ctx.reads.db
     .selectFrom('tokens')
     .select(['standard', 'name', 'symbol', 'decimals', 'total_supply'])
     .where('chain_id', '=', chainId)

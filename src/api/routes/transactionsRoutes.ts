@@ -106,7 +106,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       const decode = parseFlag(query.decode, 'decode', false)
       const limit = clampLimit(query.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT })
       await meterRequest({ ctx, request, reply, cost: COST })
-      await markChainsRead({ store: ctx.store, reply, chainIds })
+      await markChainsRead({ store: ctx.reads, reply, chainIds })
 
       // `decode` changes the items, not the rows: a cursor works with or without it.
       const scope = ['transactions', address, [...chainIds].sort((a, b) => a - b).join(',')].join(
@@ -120,7 +120,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       const base = { wallet_address: address, ...(warnings.length > 0 ? { warnings } : {}) }
       if (chainIds.length === 0) return { ...base, transactions: [], ...answerTimes(reply) }
 
-      const db = ctx.store.db
+      const db = ctx.reads.db
       let q = db
         .selectFrom('address_transactions as a')
         .innerJoin('transactions as t', (join) =>

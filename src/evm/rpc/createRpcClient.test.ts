@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { createServer as createNetServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFaultProxy } from '../../../test/support/createFaultProxy.ts'
+import { freePort } from '../../../test/support/freePort.ts'
 import { createRpcClient } from './createRpcClient.ts'
 import { RpcResponseError, RpcUnavailableError } from './errors.ts'
 import { isMethodUnsupported } from './shouldRetry.ts'
@@ -10,20 +10,8 @@ import { isMethodUnsupported } from './shouldRetry.ts'
 // Small local launcher; the shared one will live in src/dev/.
 const anvilBin = 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil'
 
-function getFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 async function startAnvil() {
-  const port = await getFreePort()
+  const port = await freePort()
   const child: ChildProcess = spawn(anvilBin, ['--port', String(port), '--silent'], {
     stdio: 'ignore',
   })
@@ -135,7 +123,7 @@ describe('request', () => {
   })
 
   test('behavior: fails over from a dead endpoint', async () => {
-    const dead = `http://127.0.0.1:${await getFreePort()}/key`
+    const dead = `http://127.0.0.1:${await freePort()}/key`
     const client = createRpcClient({ urls: [dead, anvil.url] })
     expect(await client.request({ method: 'eth_chainId' })).toBe('0x7a69')
   })

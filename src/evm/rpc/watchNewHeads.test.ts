@@ -1,24 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
-import { createServer as createNetServer } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import { WebSocketServer } from 'ws'
+import { freePort } from '../../../test/support/freePort.ts'
 import { RpcResponseError } from './errors.ts'
 import { watchNewHeads } from './watchNewHeads.ts'
 
 // Small local launcher; the shared one will live in src/dev/.
 const anvilBin = 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil'
-
-function getFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 const children: ChildProcess[] = []
 afterAll(() => {
@@ -68,7 +57,7 @@ async function waitFor(check: () => boolean) {
 }
 
 test('default: reports mined heads, reconnects after the node restarts', async () => {
-  const port = await getFreePort()
+  const port = await freePort()
   let anvil = await startAnvil(port)
   const heads: Array<[bigint, string]> = []
   const errors: unknown[] = []
@@ -126,7 +115,7 @@ test('error: a node without subscriptions', async () => {
 })
 
 test('behavior: returns when the signal aborts while disconnected', async () => {
-  const port = await getFreePort()
+  const port = await freePort()
   const controller = new AbortController()
   const watching = watchNewHeads({
     url: `ws://127.0.0.1:${port}`,
