@@ -14,7 +14,9 @@
  * walked before the deep-page run), BENCH_DB_URL (load only: a store filled earlier with the
  * same BENCH_* sizes and seed), BENCH_KEEP=1 (keep the filled database and print its URL),
  * BENCH_SEARCH_TOKENS (100,000 tokens with made-up names for search), BENCH_APPROVALS (20 per
- * busy wallet), SCRY_TEST_PG_URL (the PostgreSQL server).
+ * busy wallet), SCRY_TEST_PG_URL (the PostgreSQL server), BENCH_REPLICAS (PostgreSQL: after
+ * the endpoints, balances, transactions and holders again on 1 and then on this many API
+ * server processes on the same database, the connections spread over them; default 2, 1 skips).
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { cpus, loadavg, platform, release, totalmem } from 'node:os'
@@ -65,6 +67,7 @@ const settings = {
   approvals: envInt('BENCH_APPROVALS', 20),
   keep: process.env.BENCH_KEEP === '1',
   reuseUrl: process.env.BENCH_DB_URL,
+  replicas: envInt('BENCH_REPLICAS', 2),
 }
 
 const log = (line = '') => console.log(line)
@@ -126,8 +129,11 @@ async function main() {
       `Added ${int(settings.searchTokens)} tokens for search and ${settings.approvals} approvals per busy wallet in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
     )
     server = await startBenchServer(database.url)
-    const results = await load({ server, plan, queries })
+    const { results, endpoints } = await load({ server, plan, queries })
     printResults(results)
+    if (settings.dialect === 'postgres' && settings.replicas > 1) {
+      await compareReplicas({ first: server, dbUrl: database.url, endpoints })
+    }
     const failed = results.find((r) => r.failures > 0)
     if (failed) {
       log()
@@ -281,7 +287,7 @@ async function load({
     `Deep holders page: followed next_offset ${walked} times (${int(walked * HOLDERS_LIMIT)} holders deep) in ${walkSeconds.toFixed(1)} s, ${((walkSeconds * 1000) / (walked + 1)).toFixed(1)} ms per page`,
   )
 
-  const endpoints: { name: string; path: () => string }[] = [
+  const endpoints: Endpoint[] = [
     { name: 'bare', path: () => '/bench/bare' },
     { name: 'balances', path: () => `/v1/evm/balances/${wallet()}?chain_ids=${CHAIN_ID}` },
     {
@@ -357,7 +363,62 @@ async function load({
     )
     results.push(result)
   }
-  return results
+  return { results, endpoints }
+}
+
+type Endpoint = { name: string; path: () => string }
+
+/**
+ * API replicas: the same endpoints on one server process, then on `settings.replicas`
+ * processes on the same database with the same total connections spread over them.
+ */
+async function compareReplicas({
+  first,
+  dbUrl,
+  endpoints,
+}: {
+  first: BenchServer
+  dbUrl: string
+  endpoints: readonly Endpoint[]
+}) {
+  const servers = [first]
+  try {
+    while (servers.length < settings.replicas) servers.push(await startBenchServer(dbUrl))
+    log()
+    log(
+      `API replicas: 1 vs ${servers.length} server processes on one database, ${settings.connections} connections in all, ${settings.seconds} s each`,
+    )
+    log(
+      `${'endpoint'.padEnd(14)}${'1 req/s'.padStart(10)}${`${servers.length} req/s`.padStart(10)}${'ratio'.padStart(8)}`,
+    )
+    const picked = endpoints.filter((e) => ['balances', 'transactions', 'holders'].includes(e.name))
+    for (const e of picked) {
+      const over = async (list: BenchServer[]) => {
+        const share = Math.max(1, Math.floor(settings.connections / list.length))
+        const runs = await Promise.all(
+          list.map((s) =>
+            runLoad({
+              name: e.name,
+              url: s.url,
+              key: s.key,
+              path: e.path,
+              seconds: settings.seconds,
+              connections: share,
+            }),
+          ),
+        )
+        return runs.reduce((sum, r) => sum + r.requestsPerSecond, 0)
+      }
+      if (settings.warmup > 0) await over(servers)
+      const one = await over([first])
+      const many = await over(servers)
+      log(
+        `${e.name.padEnd(14)}${int(one).padStart(10)}${int(many).padStart(10)}${(many / one).toFixed(2).padStart(8)}`,
+      )
+    }
+  } finally {
+    for (const s of servers.slice(1)) await s.close()
+  }
 }
 
 function printResults(results: LoadResult[]) {

@@ -11,6 +11,7 @@ import { subscribe } from '../support/createWebhookReceiver.ts'
 import { freePort } from '../support/freePort.ts'
 import { exited, spawnScryStart } from '../support/spawnScryStart.ts'
 import { type PgReplica, startPgReplica } from '../support/startPgReplica.ts'
+import { until } from '../support/until.ts'
 
 // Acceptance (issue 12): `scry start --database-read <replica>` on a real PostgreSQL
 // streaming standby. Data answers come from the replica (with replay paused they stay at the
@@ -19,6 +20,7 @@ import { type PgReplica, startPgReplica } from '../support/startPgReplica.ts'
 const CHAIN_ID = 1
 const SEED = Number(process.env.SCRY_REPLICA_SEED ?? Math.floor(Math.random() * 2 ** 31))
 const prng = createPrng(SEED)
+const where = `seed ${SEED}`
 
 let anvil: Anvil
 let world: World
@@ -72,22 +74,16 @@ const get = async (path: string) => {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined | false>, ms = 60_000) {
-  const end = Date.now() + ms
-  for (;;) {
-    const value = await read().catch(() => undefined)
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > end) throw new Error(`seed ${SEED}: ${what} within ${ms} ms`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
-
 /** The status once the primary holds the node's head; the replica may lag. */
 const primaryAtHead = async () => {
   const head = Number(await node().getBlockNumber())
-  return until(`primary at ${head}`, async () => {
-    const status = await get('/v1/status')
-    return status.body.chains?.[0]?.indexed_block === head && status.body
+  return until({
+    what: `primary at ${head}`,
+    where,
+    read: async () => {
+      const status = await get('/v1/status')
+      return status.body.chains?.[0]?.indexed_block === head && status.body
+    },
   })
 }
 
@@ -123,9 +119,13 @@ test('behavior: answers come from the replica, writes go to the primary, lag is 
   const wallets = prng.sample(world.wallets, 8)
   // In step: the replica has replayed everything.
   await primaryAtHead()
-  const inStep = await until('replica in step', async () => {
-    const s = (await get('/v1/status')).body
-    return s.chains[0].replica_lag_blocks === 0 && s
+  const inStep = await until({
+    what: 'replica in step',
+    where,
+    read: async () => {
+      const s = (await get('/v1/status')).body
+      return s.chains[0].replica_lag_blocks === 0 && s
+    },
   })
   expect(inStep.read_replica).toEqual({ lag_seconds: expect.any(Number) })
   expect(await checkBalances(wallets)).toBe(inStep.chains[0].indexed_block)
@@ -158,9 +158,13 @@ test('behavior: answers come from the replica, writes go to the primary, lag is 
 
   // Resumed: the replica catches up and answers are at the head again.
   await pgs.resumeReplay()
-  const caughtUp = await until('replica caught up', async () => {
-    const s = (await get('/v1/status')).body
-    return s.chains[0].replica_lag_blocks === 0 && s
+  const caughtUp = await until({
+    what: 'replica caught up',
+    where,
+    read: async () => {
+      const s = (await get('/v1/status')).body
+      return s.chains[0].replica_lag_blocks === 0 && s
+    },
   })
   expect(await checkBalances(wallets)).toBe(caughtUp.chains[0].indexed_block)
 

@@ -1,0 +1,62 @@
+import type { createPrng } from '../../src/dev/createPrng.ts'
+import type { Store } from '../../src/store/createStore.ts'
+import { cutLockConnection, type Lease, leaseOf } from './indexerLeases.ts'
+import { until } from './until.ts'
+
+export type IndexerFault = 'kill' | 'cut'
+
+/**
+ * Strikes the chain's active indexer process once per fault: SIGKILL, or its lock connection
+ * cut. Before each, the holder writes a random few blocks past the checkpoint (at most to
+ * `lastBlock`) and a random moment passes; after each, waits for another owner in
+ * `indexer_leases` (up to `ms`) and calls `after` (start a replacement, send transactions).
+ * Returns the takeover times in ms and the last lease.
+ */
+export async function strikeIndexers({
+  store,
+  chainId,
+  faults,
+  prng,
+  lastBlock,
+  after,
+  where,
+  ms = 30_000,
+}: {
+  store: Store
+  chainId: number
+  faults: readonly IndexerFault[]
+  prng: ReturnType<typeof createPrng>
+  lastBlock: number
+  after: (fault: IndexerFault) => Promise<void>
+  where: string
+  ms?: number
+}): Promise<{ takeovers: number[]; lease: Lease }> {
+  let lease = await until({ what: 'a first holder', read: () => leaseOf(store, chainId), where })
+  const takeovers: number[] = []
+  for (const fault of faults) {
+    const at = (await store.getCheckpoint(chainId))?.blockNumber ?? -1
+    const target = Math.min(at + prng.between(1, 12), lastBlock)
+    await until({
+      what: 'progress before the fault',
+      read: async () => ((await store.getCheckpoint(chainId))?.blockNumber ?? -1) >= target,
+      where,
+    })
+    await new Promise((r) => setTimeout(r, prng.int(60)))
+    const struck = Date.now()
+    if (fault === 'kill') process.kill(lease.pid, 'SIGKILL')
+    else await cutLockConnection(store, chainId)
+    const previous = lease.owner
+    lease = await until({
+      what: `a takeover after ${fault}`,
+      read: async () => {
+        const now = await leaseOf(store, chainId)
+        return now && now.owner !== previous ? now : undefined
+      },
+      ms,
+      where,
+    })
+    takeovers.push(Date.now() - struck)
+    await after(fault)
+  }
+  return { takeovers, lease }
+}
