@@ -24,6 +24,9 @@ export type DevContractName =
   | 'SpamAirdropper'
   | 'PermitToken'
   | 'Permit2Lite'
+  | 'DemoVault'
+  | 'FeeVault'
+  | 'InflatedVault'
 
 export type CompiledContracts = Record<DevContractName, CompiledContract>
 

@@ -1,0 +1,112 @@
+import type { ContractCall } from '../evm/read/callContracts.ts'
+import type { Address, Hex } from '../evm/types.ts'
+
+/** A Uniswap V3 NonfungiblePositionManager and how the addresses of its pools are derived. */
+export type UniswapV3Manager = {
+  address: Address
+  /** The CREATE2 deployer of the pools: the factory for Uniswap (PancakeSwap V3 has its own). */
+  poolDeployer: Address
+  poolInitCodeHash: Hex
+}
+
+/** Something a wallet holds that may be a DeFi position; the reader values it or skips it. */
+export type DefiCandidate =
+  | {
+      type: 'uniswap_v2'
+      owner: Address
+      pair: Address
+      /** The configured factory the pair must name; any other pair is skipped. */
+      factory: Address
+    }
+  | { type: 'uniswap_v3'; owner: Address; manager: UniswapV3Manager; tokenId: bigint }
+  | {
+      type: 'erc4626'
+      owner: Address
+      vault: Address
+      /** Listed vaults are trusted; others are valued only when self-consistent. */
+      listed: boolean
+    }
+
+export type UniswapV2Position = {
+  type: 'uniswap_v2'
+  owner: Address
+  pair: Address
+  factory: Address
+  token0: Address
+  token1: Address
+  /** The owner's LP tokens. */
+  lpBalance: bigint
+  /** `totalSupply()` before the pending protocol fee is minted. */
+  totalSupply: bigint
+  /** What burning `lpBalance` pays now (`Router02.removeLiquidity`). */
+  amount0: bigint
+  amount1: bigint
+}
+
+export type UniswapV3Position = {
+  type: 'uniswap_v3'
+  owner: Address
+  manager: Address
+  tokenId: bigint
+  pool: Address
+  token0: Address
+  token1: Address
+  fee: number
+  tickLower: number
+  tickUpper: number
+  liquidity: bigint
+  /** tickLower ≤ slot0.tick < tickUpper. */
+  inRange: boolean
+  /** Principal: what `decreaseLiquidity(liquidity)` returns. */
+  amount0: bigint
+  amount1: bigint
+  /**
+   * What `collect` pays before any decrease: fees earned plus `tokensOwed` (which also holds
+   * principal decreased earlier and not collected yet).
+   */
+  fees0: bigint
+  fees1: bigint
+}
+
+export type Erc4626Position = {
+  type: 'erc4626'
+  owner: Address
+  vault: Address
+  asset: Address
+  listed: boolean
+  shares: bigint
+  /** What redeeming the shares pays now (fees deducted): the holdings. */
+  previewRedeem: bigint
+  convertToAssets: bigint
+  totalAssets: bigint
+}
+
+export type DefiPosition = UniswapV2Position | UniswapV3Position | Erc4626Position
+
+/**
+ * Why a candidate has no value: `read_failed` (a call reverted or returned something that does
+ * not decode), `unknown_factory` (the pair names another factory), `not_owner` (the NFT is
+ * someone else's at that block), `inconsistent_vault` (an unlisted vault failed
+ * `checkVaultConsistency`), `out_of_range` (invalid ticks or an amount of 2^128 or more).
+ */
+export type SkipReason =
+  | 'read_failed'
+  | 'unknown_factory'
+  | 'not_owner'
+  | 'inconsistent_vault'
+  | 'out_of_range'
+
+export type PositionOutcome =
+  | { ok: true; position: DefiPosition }
+  | { ok: false; reason: SkipReason }
+
+/**
+ * Reads one candidate: yields each round's calls and receives their results in the same
+ * order (`undefined` for a call that reverted), at most twice; returns the outcome. No I/O of
+ * its own, so every reader runs in the same batched rounds.
+ */
+export type PositionRead = Generator<
+  readonly ContractCall[],
+  PositionOutcome,
+  readonly (Hex | undefined)[]
+>

@@ -1,0 +1,241 @@
+import type { Abi } from 'viem'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readDefiPositions } from '../../src/defi/readDefiPositions.ts'
+import type { DefiCandidate, Erc4626Position } from '../../src/defi/types.ts'
+import { anvilAccounts } from '../../src/dev/anvilAccounts.ts'
+import { compileContracts } from '../../src/dev/compileContracts.ts'
+import { type AnvilActions, createAnvilActions } from '../../src/dev/createAnvilActions.ts'
+import { createPrng, type Prng } from '../../src/dev/createPrng.ts'
+import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { createRpcClient, type RpcClient } from '../../src/evm/rpc/createRpcClient.ts'
+import type { Address } from '../../src/evm/types.ts'
+
+// ERC4626 shares valued by readDefiPositions must equal what `redeem` pays (eth_call from the
+// holder at the same block hash): OpenZeppelin vaults with and without a decimals offset, one
+// charging an exit fee in previewRedeem, and a hostile vault that only passes when listed.
+const SEED = Number(process.env.SCRY_DEFI_SEED ?? Date.now() % 100_000)
+const MAX = 2n ** 256n - 1n
+const USD = 10n ** 6n
+
+let anvil: Anvil
+let rpc: RpcClient
+let chain: AnvilActions
+let prng: Prng
+let erc20: Abi
+let vaultAbi: Abi
+let asset: Address
+/** Honest vaults: plain, with a decimals offset of 6, with a 0.5 % exit fee. */
+let vaults: { plain: Address; offset: Address; fee: Address }
+let inflated: Address
+const [deployer, ...holders] = anvilAccounts(5).map((a) => a.address) as [Address, ...Address[]]
+
+beforeAll(async () => {
+  console.log(`defi erc4626: seed ${SEED} (SCRY_DEFI_SEED=${SEED} repeats it)`)
+  prng = createPrng(SEED)
+  anvil = await startAnvil()
+  rpc = createRpcClient({ urls: [anvil.rpcUrl] })
+  chain = createAnvilActions({ rpcUrl: anvil.rpcUrl })
+  // The vaults are dev contracts outside CompiledContracts' names (src/dev/contracts/*Vault.sol).
+  const compiled = await compileContracts()
+  erc20 = compiled.DemoERC20.abi
+  vaultAbi = compiled.FeeVault.abi
+  const from = deployer
+  asset = await chain.deploy({ from, artifact: compiled.DemoERC20, args: ['Dollar', 'DUSD', 6] })
+  vaults = {
+    plain: await chain.deploy({
+      from,
+      artifact: compiled.DemoVault,
+      args: [asset, 'Plain', 'vP', 0],
+    }),
+    offset: await chain.deploy({
+      from,
+      artifact: compiled.DemoVault,
+      args: [asset, 'Offset', 'vO', 6],
+    }),
+    fee: await chain.deploy({ from, artifact: compiled.FeeVault, args: [asset, 'Fee', 'vF', 50] }),
+  }
+  inflated = await chain.deploy({
+    from,
+    artifact: compiled.InflatedVault,
+    args: [asset, 1_000_000],
+  })
+  for (const who of holders) {
+    await chain.send({
+      from,
+      to: asset,
+      abi: erc20,
+      functionName: 'mint',
+      args: [who, 10n ** 6n * USD],
+    })
+    for (const vault of [...Object.values(vaults), inflated])
+      await chain.send({
+        from: who,
+        to: asset,
+        abi: erc20,
+        functionName: 'approve',
+        args: [vault, MAX],
+      })
+  }
+})
+
+afterAll(async () => {
+  rpc?.close()
+  await anvil?.stop()
+})
+
+test('default', async () => {
+  for (let i = 0; i < 60; i++) await randomAction()
+  const checked = await checkAgainstRedeem({ listed: true })
+  expect(checked.nonZero, `seed ${SEED}`).toBeGreaterThanOrEqual(6)
+  for (let i = 0; i < 20; i++) await randomAction()
+  await checkAgainstRedeem({ listed: false })
+})
+
+test('behavior: unlisted vaults must be self-consistent', async () => {
+  const who = holders[0]!
+  await chain.send({
+    from: who,
+    to: inflated,
+    abi: vaultAbi,
+    functionName: 'deposit',
+    args: [BigInt(prng.between(100, 10_000)) * USD, who],
+  })
+  const head = await chain.head()
+  const candidate = (listed: boolean): DefiCandidate => ({
+    type: 'erc4626',
+    owner: who,
+    vault: inflated,
+    listed,
+  })
+  const unlisted = await readDefiPositions({ rpc, ...head, candidates: [candidate(false)] })
+  expect(unlisted.positions).toEqual([])
+  expect(unlisted.skipped.map((s) => s.reason)).toEqual(['inconsistent_vault'])
+  // Listed, it is believed: and redeeming what it claims fails.
+  const listed = await readDefiPositions({ rpc, ...head, candidates: [candidate(true)] })
+  const [p] = listed.positions as Erc4626Position[]
+  const supply = await chain.call<bigint>({
+    to: asset,
+    abi: erc20,
+    functionName: 'totalSupply',
+    blockHash: head.blockHash,
+  })
+  expect(p!.previewRedeem).toBeGreaterThan(supply)
+  await expect(
+    chain.call({
+      from: who,
+      to: inflated,
+      abi: vaultAbi,
+      functionName: 'redeem',
+      args: [p!.shares, who, who],
+      blockHash: head.blockHash,
+    }),
+  ).rejects.toThrow(/reverted/)
+})
+
+test('behavior: not a vault', async () => {
+  const head = await chain.head()
+  const result = await readDefiPositions({
+    rpc,
+    ...head,
+    candidates: [
+      { type: 'erc4626', owner: holders[0]!, vault: asset, listed: false },
+      { type: 'erc4626', owner: holders[0]!, vault: holders[1]!, listed: true },
+    ],
+  })
+  expect(result.positions).toEqual([])
+  expect(result.skipped.map((s) => s.reason)).toEqual(['read_failed', 'read_failed'])
+})
+
+async function checkAgainstRedeem({ listed }: { listed: boolean }): Promise<{ nonZero: number }> {
+  const { blockNumber, blockHash } = await chain.head()
+  let rounds = 0
+  const counting: RpcClient = {
+    ...rpc,
+    batch: (calls, options) => {
+      rounds++
+      return rpc.batch(calls, options)
+    },
+  }
+  const candidates: DefiCandidate[] = holders.flatMap((owner) =>
+    Object.values(vaults).map((vault) => ({ type: 'erc4626' as const, owner, vault, listed })),
+  )
+  const { positions, skipped } = await readDefiPositions({
+    rpc: counting,
+    blockNumber,
+    blockHash,
+    candidates,
+  })
+  expect(skipped).toEqual([])
+  expect(rounds).toBe(2)
+  let nonZero = 0
+  for (const p of positions as Erc4626Position[]) {
+    const where = `seed ${SEED}, holder ${p.owner}, vault ${p.vault}, block ${blockNumber}`
+    expect(p.asset, where).toBe(asset)
+    const read = <T>(functionName: string, args: unknown[] = []) =>
+      chain.call<T>({ from: p.owner, to: p.vault, abi: vaultAbi, functionName, args, blockHash })
+    expect(p.shares, where).toBe(await read<bigint>('balanceOf', [p.owner]))
+    const redeemed = await read<bigint>('redeem', [p.shares, p.owner, p.owner])
+    expect(p.previewRedeem, where).toBe(redeemed)
+    if (p.vault === vaults.fee) {
+      if (redeemed > 0n) expect(p.convertToAssets, where).toBeGreaterThan(redeemed)
+    } else {
+      expect(p.convertToAssets, where).toBe(redeemed)
+    }
+    if (redeemed > 0n) nonZero++
+  }
+  return { nonZero }
+}
+
+async function randomAction(): Promise<void> {
+  const who = prng.pick(holders)
+  const vault = prng.pick(Object.values(vaults))
+  const roll = prng.next()
+  const amount = BigInt(prng.between(1, 50_000)) * USD + BigInt(prng.int(1e6))
+  if (roll < 0.4) {
+    await chain.send({
+      from: who,
+      to: vault,
+      abi: vaultAbi,
+      functionName: 'deposit',
+      args: [amount, who],
+    })
+    return
+  }
+  const shares = await chain.call<bigint>({
+    to: vault,
+    abi: vaultAbi,
+    functionName: 'balanceOf',
+    args: [who],
+  })
+  if (roll < 0.6 && shares > 0n) {
+    const part = (shares * BigInt(prng.between(1, 100))) / 100n
+    await chain.send({
+      from: who,
+      to: vault,
+      abi: vaultAbi,
+      functionName: 'redeem',
+      args: [part, who, who],
+    })
+    return
+  }
+  if (roll < 0.75 && shares > 0n) {
+    const to = prng.pick(holders)
+    const part = (shares * BigInt(prng.between(1, 100))) / 100n
+    await chain.send({
+      from: who,
+      to: vault,
+      abi: vaultAbi,
+      functionName: 'transfer',
+      args: [to, part],
+    })
+    return
+  }
+  // Yield: assets sent to the vault without shares (odd amounts, so rounding shows).
+  await chain.send({
+    from: who,
+    to: asset,
+    abi: erc20,
+    functionName: 'transfer',
+    args: [vault, amount / BigInt(prng.between(1, 1000))],
+  })
+}
