@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/internal/logger.ts'
 import { fromU256 } from '../../src/store/u256.ts'
 import { createDeliveryWorker } from '../../src/webhooks/createDeliveryWorker.ts'
 import { compareWithNode } from '../support/compareWithNode.ts'
+import { createCountingProxy, type ProxiedCall } from '../support/createCountingProxy.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../support/createTestStore.ts'
 import {
@@ -42,6 +43,9 @@ const mintAbi = parseAbi(['function mint(address to) returns (uint256)'])
 
 type Side = {
   dialect: string
+  /** Every eth_getBalance the side's indexer made, with the node's answer (diagnostics). */
+  balanceReads: ProxiedCall[]
+  proxy: Awaited<ReturnType<typeof createCountingProxy>>
   store: TestStore
   api: TestApi
   run: ReturnType<typeof runIndexer>
@@ -100,6 +104,11 @@ beforeAll(async () => {
         body: { webhook_url: receiver.url, type, chain_ids: [CHAIN_ID], addresses: watched },
       })
     }
+    const balanceReads: ProxiedCall[] = []
+    const proxy = await createCountingProxy({
+      target: anvil.rpcUrl,
+      record: { methods: ['eth_getBalance'], onCall: (call) => balanceReads.push(call) },
+    })
     const worker = new AbortController()
     const working = createDeliveryWorker({
       store: store.store,
@@ -110,10 +119,14 @@ beforeAll(async () => {
       pollIntervalMs: 20,
     }).run(worker.signal)
     const run = runIndexer({
-      indexer: createChainIndexer({ chain, store: store.store, logger: silentLogger() }),
+      indexer: createChainIndexer({
+        chain: { ...chain, rpc: [proxy.url] },
+        store: store.store,
+        logger: silentLogger(),
+      }),
       store: store.store,
     })
-    sides.push({ dialect, store, api, run, receiver, worker, working })
+    sides.push({ dialect, balanceReads, proxy, store, api, run, receiver, worker, working })
   }
 }, 300_000)
 
@@ -123,6 +136,7 @@ afterAll(async () => {
     await side.working
     await side.run.stop()
     await side.receiver.close()
+    await side.proxy.close()
     await side.api.close()
     await side.store.drop()
   }
@@ -354,8 +368,68 @@ async function explainBalances(side: Side, mismatches: string[]): Promise<string
     lines.push(
       `${address}: ${table} ${JSON.stringify(rows)}; undo ${JSON.stringify(undo)}; txs ${txs.join(', ')}`,
     )
+    if (native) {
+      lines.push(await nodeBalanceHistory(address as Address, rows))
+      lines.push(await indexerReads(side, address as Address))
+    }
   }
   return lines.length > 0 ? `\n${lines.join('\n')}` : ''
+}
+
+/**
+ * The node's view of a wrong native balance: its balance by number and by hash at the stored
+ * row's block, then every block up to the head where it changes, with what touched it there.
+ */
+async function nodeBalanceHistory(address: Address, rows: { block_number?: unknown }[]) {
+  const from = BigInt(Math.min(...rows.map((r) => Number(r.block_number ?? 0))))
+  const head = await node.getBlockNumber()
+  const out: string[] = []
+  const at = await node.getBlock({ blockNumber: from })
+  const byHash = await rpc<Hex>('eth_getBalance', [address, { blockHash: at.hash }])
+  out.push(
+    `node at ${from}: ${await node.getBalance({ address, blockNumber: from })}, by hash ${BigInt(byHash)}`,
+  )
+  let prev = await node.getBalance({ address, blockNumber: from })
+  for (let n = from + 1n; n <= head; n++) {
+    const balance = await node.getBalance({ address, blockNumber: n })
+    if (balance === prev) continue
+    const block = await node.getBlock({ blockNumber: n, includeTransactions: true })
+    const touching = block.transactions
+      .filter((tx) => tx.from.toLowerCase() === address || tx.to?.toLowerCase() === address)
+      .map((tx) => tx.hash.slice(0, 10))
+    out.push(
+      `block ${n}: ${prev} -> ${balance} (${balance - prev}), miner ${block.miner}, txs touching ${touching.join(' ') || 'none'} of ${block.transactions.length}`,
+    )
+    prev = balance
+  }
+  return out.join('\n')
+}
+
+/** The indexer's last balance reads of an address: block asked, answer then, answer now. */
+async function indexerReads(side: Side, address: Address): Promise<string> {
+  const reads = side.balanceReads.filter((c) => String(c.params[0]).toLowerCase() === address)
+  const out: string[] = []
+  for (const c of reads.slice(-8)) {
+    const block = c.params[1]
+    const now = await rpc<Hex>('eth_getBalance', [address, block]).then(
+      (v) => String(BigInt(v)),
+      (e: Error) => `error ${e.message.split('\n')[0]}`,
+    )
+    const then = typeof c.result === 'string' ? String(BigInt(c.result)) : JSON.stringify(c.result)
+    const hash = (block as { blockHash?: Hex } | undefined)?.blockHash
+    let where = ''
+    if (hash) {
+      const b = await rpc<{ number: Hex } | null>('eth_getBlockByHash', [hash, false])
+      const canonical = b && (await node.getBlock({ blockNumber: BigInt(b.number) })).hash === hash
+      where = b
+        ? ` block ${Number(b.number)}${canonical ? '' : ' (not canonical)'}`
+        : ' (hash unknown)'
+    }
+    out.push(
+      `read at ${JSON.stringify(block)}${where} (${new Date(c.at).toISOString()}): then ${then}, now ${now}`,
+    )
+  }
+  return out.join('\n')
 }
 
 async function drained(side: Side): Promise<void> {
