@@ -17,6 +17,8 @@ export type PreparedBatch =
   | { type: 'prepared'; write: BatchWrite; transfers: number; transactions: number }
   /** The node left these blocks' branch while the batch read state: nothing to write. */
   | { type: 'reorged' }
+  /** A node with live head state mined past the batch while it read: nothing to write. */
+  | { type: 'unsettled' }
 
 /**
  * Everything a batch of consecutive blocks will write, short of writing it: decode → derive →
@@ -28,6 +30,10 @@ export type PreparedBatch =
  * stored beside this branch's blocks.
  * `seedNative`: addresses whose native balance is read even though no block touched them
  * (genesis allocations, in the chain's first batch).
+ * `liveHeadState` (`FetchCapabilities`): the node may answer reads of its head block from the
+ * next block it is mining, so a batch that ends at the head and sees the head move while it
+ * reads writes nothing (`unsettled`): the indexer starts again from its checkpoint, and the
+ * block is no longer the head then.
  */
 export async function prepareBatch({
   rpc,
@@ -38,6 +44,7 @@ export async function prepareBatch({
   blocks,
   keepUndo,
   seedNative = [],
+  liveHeadState = false,
   signal,
 }: {
   rpc: RpcClient
@@ -49,6 +56,7 @@ export async function prepareBatch({
   blocks: readonly ChainBlock[]
   keepUndo: boolean
   seedNative?: readonly Address[]
+  liveHeadState?: boolean
   signal?: AbortSignal
 }): Promise<PreparedBatch> {
   const { chainId } = chain
@@ -58,6 +66,9 @@ export async function prepareBatch({
   const fromBlock = Number(first.number)
   const toBlock = Number(last.number)
   const sig = signal ? { signal } : {}
+  const headNumber = async () =>
+    Number(BigInt(await rpc.request<string>({ method: 'eth_blockNumber' }, sig)))
+  const atHead = liveHeadState && (await headNumber()) <= toBlock
   const { rows, touched } = deriveHistory({ chainId, blocks })
   for (const address of seedNative) touched.native.add(address)
   const { loaded, reads } = await readBatchState({
@@ -110,6 +121,8 @@ export async function prepareBatch({
     sig,
   )
   if (still?.hash.toLowerCase() !== last.hash) return { type: 'reorged' }
+  // Read while the node mined the next block: the reads may hold that block's changes.
+  if (atHead && (await headNumber()) > toBlock) return { type: 'unsettled' }
   return {
     type: 'prepared',
     write: {

@@ -150,9 +150,10 @@ export async function runPipeline({
         blocks,
         keepUndo: window.to > headBlock - chain.finalityDepth,
         seedNative: seed,
+        liveHeadState: caps.liveHeadState,
         signal,
       })
-      if (prepared.type === 'reorged') return { type: 'moved' }
+      if (prepared.type !== 'prepared') return { type: 'moved' }
       seed = []
       const seq = nextSeq()
       view.push(seq, prepared.write.state)
