@@ -1,5 +1,6 @@
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import type { CatalogueOverride } from '../chains/resolveCatalogue.ts'
+import type { DefiDeployment } from '../defi/defiDeployments.ts'
 import type { DexFactory } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
 
@@ -136,6 +137,12 @@ export type ChainConfig = {
   /** A pool whose priced side holds less than this (USD, ×2) never sets a price. Default 1000. */
   minPoolLiquidityUsd: number
   /**
+   * Where DeFi positions are read from (V3 position managers, V2 fork names, listed vaults);
+   * replaces the chain's shipped entry (`src/defi/defiDeployments.ts`). Default: the shipped
+   * entry. Set by `scry dev` for its local chains; not in the config file yet.
+   */
+  defi?: DefiDeployment | undefined
+  /**
    * The chain spec's `genesis.json` (absolute path): its `alloc` names the accounts funded at
    * genesis, whose balances are read in the first batch. Default none: Scry asks the node
    * (`debug_accountRange` at block 0, or a dev node's own accounts). See docs/indexer.md.
@@ -143,7 +150,8 @@ export type ChainConfig = {
   genesis: string | undefined
 }
 
-export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId'>
+/** What the config layers set per chain (`defi` is not a config-file setting yet). */
+export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId' | 'defi'>
 
 /** Per-chain options in the config file; `rpc` may be one URL or several. */
 export type ChainFileConfig = {

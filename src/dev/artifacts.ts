@@ -29,8 +29,7 @@ export type ArtifactName = keyof typeof ARTIFACT_PATHS
  */
 export const UNISWAP_V2_PAIR_INIT_CODE_HASH =
   '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f'
-export const UNISWAP_V3_POOL_INIT_CODE_HASH =
-  '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54'
+export { UNISWAP_V3_POOL_INIT_CODE_HASH } from '../defi/defiDeployments.ts'
 
 const require = createRequire(import.meta.url)
 const loaded = new Map<ArtifactName, Artifact>()

@@ -522,6 +522,26 @@ function endpoints(): Endpoint[] {
       warnings: true,
       metered: true,
     },
+    ...['/v1', '/beta'].map(
+      (prefix): Endpoint => ({
+        name: `defi positions ${prefix}`,
+        path: `${prefix}/evm/defi/positions/{address}`,
+        pathParams: { address: 'address' },
+        query: { chain_ids: 'chainIds' },
+        list: 'positions',
+        warnings: true,
+        metered: true,
+      }),
+    ),
+    {
+      name: 'defi supported protocols',
+      path: '/v1/evm/defi/supported-protocols',
+      pathParams: {},
+      query: { include_preview_chains: 'flag', include_preview_protocols: 'flag' },
+      list: 'protocol_families',
+      warnings: false,
+      metered: true,
+    },
     {
       name: 'token info',
       path: '/v1/evm/token-info/{address}',
@@ -1040,6 +1060,7 @@ for (const dialect of DIALECTS)
           for (const p of problems(res)) failures.push(`${e.name}: ${p}`)
           if (res.status !== 402) failures.push(`${e.name}: status ${res.status}`)
           // Bad input is a 400 first: validation runs before metering.
+          if (!e.pathParams.address) continue
           const bad = await send('GET', buildUrl(e, [], { address: '0x12' }), { key })
           if (bad.status !== 400) failures.push(`${e.name} bad input: status ${bad.status}`)
         }

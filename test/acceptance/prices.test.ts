@@ -6,11 +6,16 @@ import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import { createDeliveryWorker } from '../../src/webhooks/createDeliveryWorker.ts'
-import { createPriceWorld, DEADLINE, type PriceWorld } from '../support/createPriceWorld.ts'
+import {
+  createPriceWorld,
+  DEADLINE,
+  type PriceWorld,
+  priceWorldChain,
+} from '../support/createPriceWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../support/createTestStore.ts'
 import { createWebhookReceiver, subscribe } from '../support/createWebhookReceiver.ts'
-import { runIndexer, testChainConfig } from '../support/testChain.ts'
+import { runIndexer } from '../support/testChain.ts'
 
 // Prices from onchain liquidity, checked against the pools' own quoters, on SQLite and
 // PostgreSQL: one anvil chain, one indexer per store following it.
@@ -36,19 +41,7 @@ const quoterAbi = loadArtifact('QuoterV2').abi
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: CHAIN_ID })
   w = await createPriceWorld(anvil)
-  chain = testChainConfig({
-    chainId: CHAIN_ID,
-    rpc: [anvil.rpcUrl],
-    traces: 'parity',
-    batchSize: 25,
-    usdc: [w.usdc],
-    wrappedNative: w.weth,
-    dexFactories: [
-      { type: 'uniswap_v2', address: w.v2Factory },
-      { type: 'uniswap_v3', address: w.v3Factory },
-    ],
-    minPoolLiquidityUsd: 1000,
-  })
+  chain = priceWorldChain({ anvil, w })
   for (const dialect of DIALECTS) {
     const store = await createTestStore(dialect)
     const run = runIndexer({

@@ -120,8 +120,24 @@ const CASES: Case[] = [
       expect(entries.some((e) => e.is_spam && e.explanations?.length > 0)).toBe(true)
     },
   },
-  { operation: 'GET /v1/evm/defi/positions/{address}', notServed: 'DeFi positions (issue 10)' },
-  { operation: 'GET /v1/evm/defi/supported-protocols', notServed: 'DeFi positions (issue 10)' },
+  {
+    operation: 'GET /v1/evm/defi/positions/{address}',
+    answers: (c) => each(c.s.wallets, async (w) => [await c.get(`/v1/evm/defi/positions/${w}`)]),
+    covers: (answers) => {
+      const types = new Set(rows(answers, 'positions').map((p) => p.type))
+      expect([...types].sort()).toEqual(['Nft', 'UniswapV2'])
+      expect(answers.some((a) => a.body.positions?.length === 0)).toBe(true)
+    },
+  },
+  {
+    operation: 'GET /v1/evm/defi/supported-protocols',
+    answers: async (c) => [
+      await c.get('/v1/evm/defi/supported-protocols'),
+      await c.get('/v1/evm/defi/supported-protocols?include_preview_chains=true'),
+    ],
+    covers: (answers) =>
+      expect(rows(answers, 'protocol_families').map((f) => f.family)).toContain('uniswap_v3'),
+  },
   {
     operation: 'GET /v1/evm/balances/{address}/stablecoins',
     answers: (c) => each(c.s.wallets, (w) => c.walk(`/v1/evm/balances/${w}/stablecoins?limit=1`)),

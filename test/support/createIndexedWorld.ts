@@ -1,6 +1,7 @@
 import type { ChainConfig } from '../../src/config/types.ts'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { worldDefi } from '../../src/dev/worldDefi.ts'
 import { worldPricing } from '../../src/dev/worldPricing.ts'
 import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
@@ -37,7 +38,7 @@ export async function createIndexedWorld({
     rpc: [anvil.rpcUrl],
     batchSize: 50,
     traces: 'parity',
-    ...(priced ? worldPricing(world) : {}),
+    ...(priced ? { ...worldPricing(world), ...worldDefi(world) } : {}),
   })
   return {
     anvil,

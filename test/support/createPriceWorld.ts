@@ -10,10 +10,12 @@ import {
   type WalletClient,
 } from 'viem'
 import { foundry } from 'viem/chains'
+import type { ChainConfig } from '../../src/config/types.ts'
 import { anvilAccounts } from '../../src/dev/anvilAccounts.ts'
 import { loadArtifact } from '../../src/dev/artifacts.ts'
 import { compileContracts } from '../../src/dev/compileContracts.ts'
 import type { Anvil } from '../../src/dev/startAnvil.ts'
+import { testChainConfig } from './testChain.ts'
 
 /** Far enough ahead for any test. */
 export const DEADLINE = 2n ** 48n
@@ -40,6 +42,8 @@ export type PriceWorld = {
   v2Router: Address
   v3Factory: Address
   swapRouter: Address
+  /** The V3 NonfungiblePositionManager the V3 pools were seeded through. */
+  positionManager: Address
   quoter: Address
   pools: {
     wethUsdcV2: Address
@@ -60,6 +64,28 @@ export type PriceWorld = {
     value?: bigint
     from?: Address
   }): Promise<{ blockNumber: bigint; transactionHash: Hex }>
+}
+
+/** A test chain indexing the price world with its USDC, WETH and (non-rogue) factories. */
+export function priceWorldChain({
+  anvil,
+  w,
+  ...overrides
+}: { anvil: Anvil; w: PriceWorld } & Partial<ChainConfig>): ChainConfig {
+  return testChainConfig({
+    chainId: anvil.chainId,
+    rpc: [anvil.rpcUrl],
+    traces: 'parity',
+    batchSize: 25,
+    usdc: [w.usdc],
+    wrappedNative: w.weth,
+    dexFactories: [
+      { type: 'uniswap_v2', address: w.v2Factory },
+      { type: 'uniswap_v3', address: w.v3Factory },
+    ],
+    minPoolLiquidityUsd: 1000,
+    ...overrides,
+  })
 }
 
 /**
@@ -261,6 +287,7 @@ export async function createPriceWorld(anvil: Anvil): Promise<PriceWorld> {
     v2Router,
     v3Factory,
     swapRouter,
+    positionManager,
     quoter,
     pools: {
       wethUsdcV2: await pair(v2Factory, weth, usdc),

@@ -3,6 +3,7 @@ import { activityRoutes } from './activityRoutes.ts'
 import { approvalsRoutes } from './approvalsRoutes.ts'
 import { balancesRoutes } from './balancesRoutes.ts'
 import { collectiblesRoutes } from './collectiblesRoutes.ts'
+import { defiRoutes } from './defiRoutes.ts'
 import { searchRoutes } from './searchRoutes.ts'
 import { subscriptionsRoutes } from './subscriptionsRoutes.ts'
 import { svmRoutes } from './svmRoutes.ts'
@@ -21,6 +22,7 @@ export const API_ROUTES: readonly RouteModule[] = [
   searchRoutes,
   approvalsRoutes,
   collectiblesRoutes,
+  defiRoutes,
   subscriptionsRoutes,
   webhooksRoutes,
   svmRoutes,

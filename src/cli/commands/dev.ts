@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createAccounts } from '../../accounts/createAccounts.ts'
 import type { ChainConfig, ScryConfig } from '../../config/types.ts'
 import { runTrickle } from '../../dev/runTrickle.ts'
+import { worldDefi } from '../../dev/worldDefi.ts'
 import { worldPricing } from '../../dev/worldPricing.ts'
 import { createLogger, type Logger } from '../../internal/logger.ts'
 import { createStore, type Store } from '../../store/createStore.ts'
@@ -233,5 +234,6 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     // anvil's funded accounts are its own dev accounts, which the indexer asks it for.
     genesis: undefined,
     ...worldPricing(chain.world),
+    ...worldDefi(chain.world),
   }
 }

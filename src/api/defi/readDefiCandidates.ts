@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely'
+import type { ChainConfig } from '../../config/types.ts'
+import { defiDeployment } from '../../defi/defiDeployments.ts'
+import type { DefiCandidate } from '../../defi/types.ts'
+import type { Address } from '../../evm/types.ts'
+import type { Database } from '../../store/schema.ts'
+import { fromU256, U256_ZERO } from '../../store/u256.ts'
+
+/**
+ * The holdings of a wallet on one chain that may be DeFi positions, by index lookups on the
+ * wallet's keys: its `token_balances` rows whose token is a trusted `uniswap_v2` pool of a
+ * configured factory (pools' primary key) or a listed vault, and its `nft_holdings` rows of
+ * the chain's V3 position managers. At most `limit`, in (type, address, token id) order;
+ * `total` counts all.
+ */
+export async function readDefiCandidates({
+  db,
+  chain,
+  wallet,
+  limit,
+}: {
+  db: Kysely<Database>
+  chain: Pick<ChainConfig, 'chainId' | 'dexFactories' | 'defi'>
+  wallet: Address
+  limit: number
+}): Promise<{ candidates: DefiCandidate[]; total: number }> {
+  const { chainId } = chain
+  const deployment = defiDeployment(chain)
+  const factories = chain.dexFactories.filter((f) => f.type === 'uniswap_v2').map((f) => f.address)
+  const managers = new Map(deployment.v3Managers.map((m) => [m.address, m]))
+  const vaults = deployment.vaults.map((v) => v.address)
+
+  const [pairs, vaultRows, nfts] = await Promise.all([
+    factories.length === 0
+      ? []
+      : db
+          .selectFrom('token_balances as b')
+          .innerJoin('pools as p', (j) =>
+            j.onRef('p.chain_id', '=', 'b.chain_id').onRef('p.address', '=', 'b.token'),
+          )
+          .select(['b.token', 'p.factory'])
+          .where('b.address', '=', wallet)
+          .where('b.chain_id', '=', chainId)
+          .where('b.balance', '!=', U256_ZERO)
+          .where('p.type', '=', 'uniswap_v2')
+          .where('p.trusted', '=', 1)
+          .where('p.factory', 'in', factories)
+          .orderBy('b.token')
+          .execute(),
+    vaults.length === 0
+      ? []
+      : db
+          .selectFrom('token_balances')
+          .select('token')
+          .where('address', '=', wallet)
+          .where('chain_id', '=', chainId)
+          .where('token', 'in', vaults)
+          .where('balance', '!=', U256_ZERO)
+          .orderBy('token')
+          .execute(),
+    managers.size === 0
+      ? []
+      : db
+          .selectFrom('nft_holdings')
+          .select(['contract', 'token_id'])
+          .where('address', '=', wallet)
+          .where('chain_id', '=', chainId)
+          .where('contract', 'in', [...managers.keys()])
+          .orderBy('contract')
+          .orderBy('token_id')
+          .execute(),
+  ])
+
+  const candidates: DefiCandidate[] = [
+    ...pairs.flatMap((r): DefiCandidate[] =>
+      r.factory
+        ? [
+            {
+              type: 'uniswap_v2',
+              owner: wallet,
+              pair: r.token as Address,
+              factory: r.factory as Address,
+            },
+          ]
+        : [],
+    ),
+    ...nfts.flatMap((r): DefiCandidate[] => {
+      const manager = managers.get(r.contract as Address)
+      return manager
+        ? [{ type: 'uniswap_v3', owner: wallet, manager, tokenId: fromU256(r.token_id) }]
+        : []
+    }),
+    ...vaultRows.map(
+      (r): DefiCandidate => ({
+        type: 'erc4626',
+        owner: wallet,
+        vault: r.token as Address,
+        listed: true,
+      }),
+    ),
+  ]
+  return { candidates: candidates.slice(0, limit), total: candidates.length }
+}

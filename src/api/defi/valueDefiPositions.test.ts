@@ -1,0 +1,73 @@
+import { expect, test } from 'vitest'
+import type { DefiDeployment } from '../../defi/defiDeployments.ts'
+import type { UniswapV3Position } from '../../defi/types.ts'
+import type { Address } from '../../evm/types.ts'
+import { type DefiToken, valueDefiPositions } from './valueDefiPositions.ts'
+
+const a = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+const [USDC, TKA, PAIR, POOL, NPM, FACTORY, UNPRICED] = [1, 2, 3, 4, 5, 6, 7].map(a) as Address[]
+const tokens = new Map<Address, DefiToken>([
+  [USDC!, { address: USDC!, symbol: 'USDC', decimals: 6, priceUsd: 1 }],
+  [TKA!, { address: TKA!, symbol: 'TKA', decimals: 18, priceUsd: 2 }],
+  [PAIR!, { address: PAIR!, decimals: 18 }],
+  [UNPRICED!, { address: UNPRICED!, decimals: 0 }],
+])
+const deployment: DefiDeployment = {
+  v3Managers: [{ address: NPM!, poolDeployer: FACTORY!, poolInitCodeHash: '0x', protocol: 'V3' }],
+  v2Protocols: { [FACTORY!]: 'ForkV2' },
+  vaults: [],
+}
+const nft = (tokenId: bigint, more: Partial<UniswapV3Position> = {}): UniswapV3Position => ({
+  type: 'uniswap_v3',
+  owner: a(9),
+  manager: NPM!,
+  tokenId,
+  pool: POOL!,
+  token0: TKA!,
+  token1: USDC!,
+  fee: 3000,
+  tickLower: -60,
+  tickUpper: 60,
+  liquidity: 10n,
+  inRange: true,
+  amount0: 10n ** 18n,
+  amount1: 3_000_000n,
+  fees0: 0n,
+  fees1: 500_000n,
+  ...more,
+})
+
+test('default', () => {
+  const valued = valueDefiPositions({
+    chainId: 1,
+    deployment,
+    tokens,
+    positions: [
+      nft(7n),
+      nft(3n, { inRange: false, amount1: 0n, fees1: 0n }),
+      {
+        type: 'uniswap_v2',
+        owner: a(9),
+        pair: PAIR!,
+        factory: FACTORY!,
+        token0: USDC!,
+        token1: UNPRICED!,
+        lpBalance: 5n * 10n ** 17n,
+        totalSupply: 10n ** 18n,
+        amount0: 1_500_000n,
+        amount1: 99n,
+      },
+    ],
+  })
+  expect(valued.map((p) => [p.type, p.protocol, p.pool, p.valueUsd])).toEqual([
+    ['UniswapV2', 'ForkV2', PAIR, 1.5],
+    // 2 × 2 TKA + 3.5 USDC (principal and rewards)
+    ['Nft', 'V3', POOL, 7.5],
+  ])
+  const merged = valued[1]!
+  if (merged.type !== 'Nft') throw new Error('not an Nft entry')
+  expect(merged.positions.map((r) => [r.tokenId, r.inRange, r.rewards1.units])).toEqual([
+    [3n, false, 0],
+    [7n, true, 0.5],
+  ])
+})

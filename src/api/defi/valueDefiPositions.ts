@@ -1,0 +1,201 @@
+import { formatUnits } from 'viem'
+import { DEFAULT_V2_PROTOCOL, type DefiDeployment } from '../../defi/defiDeployments.ts'
+import type { DefiPosition, UniswapV3Position } from '../../defi/types.ts'
+import type { Address } from '../../evm/types.ts'
+
+/** What the store knows of a token, and its current USD price when it has one. */
+export type DefiToken = {
+  address: Address
+  name?: string
+  symbol?: string
+  decimals?: number
+  priceUsd?: number
+}
+
+/** A raw amount of a token with its decimal form (when decimals are known) and USD value. */
+export type DefiAmount = { raw: bigint; units?: number; valueUsd: number }
+
+export type DefiNftRange = {
+  tokenId: bigint
+  tickLower: number
+  tickUpper: number
+  liquidity: bigint
+  inRange: boolean
+  /** Principal: what a full decrease pays. */
+  holdings0: DefiAmount
+  holdings1: DefiAmount
+  /** What `collect` pays: fees plus tokensOwed. */
+  rewards0: DefiAmount
+  rewards1: DefiAmount
+}
+
+/** One position as both serializers see it: the numbers, named once. */
+export type ValuedDefiPosition = {
+  chainId: number
+  protocol: string
+  /** The pair, the V3 pool, or the vault. */
+  pool: Address
+  valueUsd: number
+} & (
+  | {
+      type: 'UniswapV2'
+      lp: DefiToken
+      lpBalance: DefiAmount
+      /** USD per whole LP token, when both tokens are priced. */
+      unitPriceUsd?: number
+      token0: DefiToken
+      token1: DefiToken
+      holdings0: DefiAmount
+      holdings1: DefiAmount
+    }
+  | { type: 'Nft'; token0: DefiToken; token1: DefiToken; positions: DefiNftRange[] }
+  | {
+      type: 'Erc4626'
+      vault: DefiToken
+      shares: DefiAmount
+      /** USD per whole share, when the underlying token is priced. */
+      unitPriceUsd?: number
+      underlying: DefiToken
+      /** `previewRedeem(shares)`: what redeeming pays now; the holdings. */
+      previewRedeem: DefiAmount
+      convertToAssets: DefiAmount
+    }
+)
+
+const TYPE_ORDER = ['Erc4626', 'Nft', 'UniswapV2'] as const
+
+/**
+ * Values one chain's positions with token facts and prices: every amount × its token's price
+ * (an unpriced token, or one without decimals, adds 0); a V3 position's rewards count. NFTs of
+ * one pool become one `Nft` entry with a range per NFT, in token id order.
+ */
+export function valueDefiPositions({
+  chainId,
+  positions,
+  deployment,
+  tokens,
+}: {
+  chainId: number
+  positions: readonly DefiPosition[]
+  deployment: DefiDeployment
+  /** Facts and prices of every token the positions name (missing: address only). */
+  tokens: ReadonlyMap<Address, DefiToken>
+}): ValuedDefiPosition[] {
+  const token = (address: Address): DefiToken => tokens.get(address) ?? { address }
+  const amount = (address: Address, raw: bigint): DefiAmount => toAmount(token(address), raw)
+  const out: ValuedDefiPosition[] = []
+  const pools = new Map<string, UniswapV3Position[]>()
+  for (const p of positions) {
+    switch (p.type) {
+      case 'uniswap_v2': {
+        const holdings0 = amount(p.token0, p.amount0)
+        const holdings1 = amount(p.token1, p.amount1)
+        const lpBalance = { ...amount(p.pair, p.lpBalance), valueUsd: 0 }
+        const valueUsd = holdings0.valueUsd + holdings1.valueUsd
+        const priced = [p.token0, p.token1].every((t) => token(t).priceUsd !== undefined)
+        out.push({
+          type: 'UniswapV2',
+          chainId,
+          protocol: deployment.v2Protocols[p.factory] ?? DEFAULT_V2_PROTOCOL,
+          pool: p.pair,
+          lp: token(p.pair),
+          lpBalance,
+          ...perUnit(valueUsd, lpBalance, priced),
+          token0: token(p.token0),
+          token1: token(p.token1),
+          holdings0,
+          holdings1,
+          valueUsd,
+        })
+        break
+      }
+      case 'uniswap_v3': {
+        const key = `${p.manager}|${p.pool}`
+        pools.set(key, [...(pools.get(key) ?? []), p])
+        break
+      }
+      case 'erc4626': {
+        const previewRedeem = amount(p.asset, p.previewRedeem)
+        const shares = { ...amount(p.vault, p.shares), valueUsd: 0 }
+        const priced = token(p.asset).priceUsd !== undefined
+        out.push({
+          type: 'Erc4626',
+          chainId,
+          protocol: deployment.vaults.find((v) => v.address === p.vault)?.protocol ?? 'Unknown',
+          pool: p.vault,
+          vault: token(p.vault),
+          shares,
+          ...perUnit(previewRedeem.valueUsd, shares, priced),
+          underlying: token(p.asset),
+          previewRedeem,
+          convertToAssets: amount(p.asset, p.convertToAssets),
+          valueUsd: previewRedeem.valueUsd,
+        })
+        break
+      }
+      default: {
+        const never: never = p
+        throw new Error(`Unknown position type ${(never as { type: string }).type}.`)
+      }
+    }
+  }
+  for (const group of pools.values()) {
+    const first = group[0]!
+    const ranges = [...group]
+      .sort((a, b) => (a.tokenId < b.tokenId ? -1 : a.tokenId > b.tokenId ? 1 : 0))
+      .map(
+        (p): DefiNftRange => ({
+          tokenId: p.tokenId,
+          tickLower: p.tickLower,
+          tickUpper: p.tickUpper,
+          liquidity: p.liquidity,
+          inRange: p.inRange,
+          holdings0: amount(p.token0, p.amount0),
+          holdings1: amount(p.token1, p.amount1),
+          rewards0: amount(p.token0, p.fees0),
+          rewards1: amount(p.token1, p.fees1),
+        }),
+      )
+    out.push({
+      type: 'Nft',
+      chainId,
+      protocol:
+        deployment.v3Managers.find((m) => m.address === first.manager)?.protocol ?? 'UniswapV3',
+      pool: first.pool,
+      token0: token(first.token0),
+      token1: token(first.token1),
+      positions: ranges,
+      valueUsd: ranges.reduce(
+        (sum, r) =>
+          sum +
+          r.holdings0.valueUsd +
+          r.holdings1.valueUsd +
+          r.rewards0.valueUsd +
+          r.rewards1.valueUsd,
+        0,
+      ),
+    })
+  }
+  return out
+}
+
+/** Answer order: `value_usd` descending, then chain id, type, pool address. */
+export function compareDefiPositions(a: ValuedDefiPosition, b: ValuedDefiPosition): number {
+  if (a.valueUsd !== b.valueUsd) return b.valueUsd - a.valueUsd
+  if (a.chainId !== b.chainId) return a.chainId - b.chainId
+  if (a.type !== b.type) return TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type)
+  return a.pool < b.pool ? -1 : a.pool > b.pool ? 1 : 0
+}
+
+/** Value per whole unit held, when everything it is made of is priced. */
+function perUnit(valueUsd: number, held: DefiAmount, priced: boolean) {
+  return priced && held.units !== undefined && held.units > 0
+    ? { unitPriceUsd: valueUsd / held.units }
+    : {}
+}
+
+function toAmount(token: DefiToken, raw: bigint): DefiAmount {
+  if (token.decimals === undefined) return { raw, valueUsd: 0 }
+  const units = Number(formatUnits(raw, token.decimals))
+  return { raw, units, valueUsd: token.priceUsd === undefined ? 0 : units * token.priceUsd }
+}
