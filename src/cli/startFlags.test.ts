@@ -145,6 +145,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => chain1(c)?.genesis,
       want: join(cwd, 'spec/genesis.json'),
     },
+    '--unlisted-vaults': {
+      args: ['--unlisted-vaults', '1=list'],
+      read: (c) => chain1(c)?.unlistedVaults,
+      want: 'list',
+    },
     '--response-profile': {
       args: ['--response-profile', 'sim'],
       read: (c) => c.server.responseProfile,

@@ -13,7 +13,13 @@ import {
   textRule,
   urlRule,
 } from './rules.ts'
-import { type ChainSettings, type ConfigFlags, LOG_LEVELS, type LogLevel } from './types.ts'
+import {
+  type ChainSettings,
+  type ConfigFlags,
+  LOG_LEVELS,
+  type LogLevel,
+  UNLISTED_VAULTS,
+} from './types.ts'
 
 export type GlobalSettings = {
   database: string
@@ -326,6 +332,15 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
       "the chain's genesis.json: accounts funded at genesis (default: asked of the node)",
     valueName: 'path',
   },
+  {
+    key: 'unlistedVaults',
+    env: 'SCRY_UNLISTED_VAULTS',
+    flag: '--unlisted-vaults',
+    rule: oneOfRule(UNLISTED_VAULTS),
+    description:
+      'ERC4626 vaults not listed for the chain in DeFi positions: value (default), list (no USD value), off',
+    valueName: 'value|list|off',
+  },
 ]
 
 /** Defaults of every chain; `usdc`, `wrappedNative` and `dexFactories` come per chain from `dexDeployment`. */
@@ -342,4 +357,5 @@ export const CHAIN_DEFAULTS: Omit<
   pollIntervalMs: 1000,
   minPoolLiquidityUsd: 1000,
   genesis: undefined,
+  unlistedVaults: 'value',
 }

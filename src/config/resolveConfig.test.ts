@@ -91,6 +91,7 @@ test('args: flags, one chain with every option', async () => {
         '8453=uniswap_v2:0x00000000000000000000000000000000000000c2,uniswap_v3:0x00000000000000000000000000000000000000C3',
       ],
       minPoolLiquidityUsd: ['8453=5000'],
+      unlistedVaults: ['8453=list'],
     },
   })
   expect(summary(config)).toMatchInlineSnapshot(`
@@ -124,6 +125,7 @@ test('args: flags, one chain with every option', async () => {
           "rpcBatchSize": 5,
           "startBlock": 1000,
           "traces": "off",
+          "unlistedVaults": "list",
           "usdc": [
             "0x00000000000000000000000000000000000000aa",
           ],
@@ -222,6 +224,7 @@ test('args: environment', async () => {
           "rpcBatchSize": 7,
           "startBlock": 0,
           "traces": "auto",
+          "unlistedVaults": "value",
           "usdc": [
             "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913",
           ],
@@ -323,6 +326,7 @@ export default {
           "rpcBatchSize": 50,
           "startBlock": 0,
           "traces": "auto",
+          "unlistedVaults": "value",
           "usdc": [],
           "wrappedNative": null,
         },
@@ -415,7 +419,7 @@ test('error: every problem of a config file, reported together', async () => {
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"

@@ -18,6 +18,11 @@ export const LOG_LEVELS: readonly LogLevel[] = [
 
 export type TracesMode = 'auto' | 'debug' | 'parity' | 'off'
 
+/** What the positions endpoints do with ERC4626 vaults nobody listed (`ChainConfig`). */
+export type UnlistedVaults = 'value' | 'list' | 'off'
+
+export const UNLISTED_VAULTS: readonly UnlistedVaults[] = ['value', 'list', 'off']
+
 /** The resolved configuration: defaults < config file < environment < CLI flags. */
 export type ScryConfig = {
   /**
@@ -143,6 +148,13 @@ export type ChainConfig = {
    */
   defi?: DefiDeployment | undefined
   /**
+   * ERC4626 vaults detected at ingest but not listed for the chain (`protocol: "Unknown"`):
+   * `value` (default, as Sim) shows them with their USD value when self-consistent
+   * (`checkVaultConsistency`), `list` shows them with holdings but no USD value (adding 0),
+   * `off` leaves them out. Env `SCRY_UNLISTED_VAULTS_<id>`, flag `--unlisted-vaults <id>=…`.
+   */
+  unlistedVaults: UnlistedVaults
+  /**
    * The chain spec's `genesis.json` (absolute path): its `alloc` names the accounts funded at
    * genesis, whose balances are read in the first batch. Default none: Scry asks the node
    * (`debug_accountRange` at block 0, or a dev node's own accounts). See docs/indexer.md.
@@ -170,6 +182,8 @@ export type ChainFileConfig = {
   minPoolLiquidityUsd?: number
   /** Path of the chain's genesis.json (relative to the working directory). */
   genesis?: string
+  /** `value` | `list` | `off`. */
+  unlistedVaults?: UnlistedVaults
 }
 
 /** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
@@ -232,4 +246,5 @@ export type ConfigFlags = {
   dexFactory?: string[] | undefined
   minPoolLiquidityUsd?: string[] | undefined
   genesis?: string[] | undefined
+  unlistedVaults?: string[] | undefined
 }

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import type { ChainConfig } from '../config/types.ts'
+import { probeStoredTokens } from '../defi/probeStoredTokens.ts'
 import { detectCapabilities } from '../evm/fetch/detectCapabilities.ts'
 import { findGenesisAccounts, type GenesisAccounts } from '../evm/genesis/findGenesisAccounts.ts'
 import { createRpcClient, type RpcClient } from '../evm/rpc/createRpcClient.ts'
@@ -108,6 +109,19 @@ export function createChainIndexer({
     return genesis
   }
 
+  /** Tokens stored before ERC4626 detection existed are probed once, beside the pipeline. */
+  function probeInBackground(signal: AbortSignal): Promise<void> {
+    return probeStoredTokens({ store, rpc, chainId, signal }).then(
+      ({ probed, vaults }) => {
+        if (probed > 0) log.info({ tokens: probed, vaults }, 'Stored tokens probed for ERC4626')
+      },
+      (error: unknown) => {
+        if (!signal.aborted)
+          log.warn({ err: error }, 'ERC4626 probe of stored tokens failed; tried again at start')
+      },
+    )
+  }
+
   async function handleReorg({ from, signal }: { from: number; signal: AbortSignal }) {
     const ancestor = await findCommonAncestor({
       rpc,
@@ -137,6 +151,19 @@ export function createChainIndexer({
     // left prepared batches behind).
     view.clear()
     await checkNode(signal)
+    // The probe ends with the run: it never writes after the run returned (or lost its lock).
+    const probe = new AbortController()
+    signal.addEventListener('abort', () => probe.abort(signal.reason), { once: true })
+    const probing = probeInBackground(probe.signal)
+    try {
+      await follow(signal)
+    } finally {
+      probe.abort()
+      await probing
+    }
+  }
+
+  async function follow(signal: AbortSignal): Promise<void> {
     const caps = await detectCapabilities({
       rpc,
       blockNumber: BigInt((await head(signal)).number),

@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_key_profile.ts'
 import * as m0008 from './migrations/0008_token_search.ts'
 import * as m0009 from './migrations/0009_approvals.ts'
 import * as m0010 from './migrations/0010_indexer_leases.ts'
+import * as m0011 from './migrations/0011_defi_tokens.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0008_token_search': m0008,
   '0009_approvals': m0009,
   '0010_indexer_leases': m0010,
+  '0011_defi_tokens': m0011,
 }
 
 export async function migrateToLatest({

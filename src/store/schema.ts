@@ -37,6 +37,8 @@ export type Database = {
   svm_transactions: SvmTransactionTable
   token_holder_counts: TokenHolderCountTable
   indexer_leases: IndexerLeaseTable
+  defi_tokens: DefiTokenTable
+  defi_token_probes: DefiTokenProbeTable
 }
 
 /** Who writes each chain (PostgreSQL standby indexers, migration 0010). */
@@ -244,6 +246,21 @@ export type NftHoldingTable = {
   last_acquired_time: number
   last_acquired_block: number
 }
+
+/** What a token is to DeFi positions (migration 0011); a state table, undone on reorgs. */
+export type DefiTokenTable = {
+  chain_id: number
+  address: string
+  /** `erc4626`: a vault whose shares are this token. */
+  kind: 'erc4626'
+  /** The vault's `asset()`. */
+  underlying: string | null
+  /** Block of the batch (or of the checkpoint, for the one-time probe) that found it. */
+  block_number: number
+}
+
+/** Tokens stored before migration 0011, not yet probed (`probeStoredTokens`). */
+export type DefiTokenProbeTable = { chain_id: number; address: string }
 
 export type TokenStandard = 'erc20' | 'erc721' | 'erc1155'
 

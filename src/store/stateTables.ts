@@ -14,6 +14,7 @@ export const STATE_KEYS = {
   pools: ['chain_id', 'address'],
   token_prices: ['chain_id', 'token'],
   token_price_hours: ['chain_id', 'token', 'hour'],
+  defi_tokens: ['chain_id', 'address'],
 } as const satisfies { [T in keyof Database]?: readonly (keyof Database[T] & string)[] }
 
 export type StateTable = keyof typeof STATE_KEYS

@@ -8,8 +8,6 @@ import { loadArtifact } from '../../src/dev/artifacts.ts'
 import { compileContracts } from '../../src/dev/compileContracts.ts'
 import { createAnvilActions } from '../../src/dev/createAnvilActions.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
-import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
-import { silentLogger } from '../../src/internal/logger.ts'
 import {
   createPriceWorld,
   DEADLINE,
@@ -17,8 +15,12 @@ import {
   priceWorldChain,
 } from '../support/createPriceWorld.ts'
 import { createTestApi, type TestApi, type TestResponse } from '../support/createTestApi.ts'
-import { createTestStore, DIALECTS, type TestStore } from '../support/createTestStore.ts'
-import { runIndexer } from '../support/testChain.ts'
+import { DIALECTS } from '../support/createTestStore.ts'
+import {
+  type IndexedSide,
+  startIndexedSides,
+  stopIndexedSides,
+} from '../support/startIndexedSides.ts'
 
 // DeFi positions over HTTP, end to end on SQLite and PostgreSQL: a wallet with a Uniswap V2
 // LP balance (protocol fee on), two V3 NFTs in one pool (one in range, one above it) and
@@ -44,8 +46,7 @@ let vault: Address
 const accounts = anvilAccounts(4).map((a) => a.address.toLowerCase() as Address)
 const lp = accounts[2]!
 const other = accounts[3]!
-type Side = { store: TestStore; api: TestApi; run: ReturnType<typeof runIndexer> }
-const sides: { dialect: string; side: Side }[] = []
+const sides: { dialect: string; side: IndexedSide }[] = []
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: CHAIN_ID })
@@ -124,24 +125,12 @@ beforeAll(async () => {
       vaults: [{ address: vault, protocol: 'TestVaults' }],
     },
   })
-  for (const dialect of DIALECTS) {
-    const store = await createTestStore(dialect)
-    const run = runIndexer({
-      indexer: createChainIndexer({ chain, store: store.store, logger: silentLogger() }),
-      store: store.store,
-    })
-    const api = await createTestApi({ store: store.store, chains: [chain] })
-    sides.push({ dialect, side: { store, api, run } })
-  }
+  sides.push(...(await startIndexedSides(chain)))
   await synced()
 }, 240_000)
 
 afterAll(async () => {
-  for (const { side } of sides) {
-    await side.run.stop().catch(() => undefined)
-    await side.api.close()
-    await side.store.drop()
-  }
+  await stopIndexedSides(sides)
   await anvil?.stop()
 })
 

@@ -25,6 +25,7 @@ export function testChainConfig({
     dexFactories: [],
     minPoolLiquidityUsd: 1000,
     genesis: undefined,
+    unlistedVaults: 'value',
     ...overrides,
   }
 }

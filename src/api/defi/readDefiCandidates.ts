@@ -9,9 +9,10 @@ import { fromU256, U256_ZERO } from '../../store/u256.ts'
 /**
  * The holdings of a wallet on one chain that may be DeFi positions, by index lookups on the
  * wallet's keys: its `token_balances` rows whose token is a trusted `uniswap_v2` pool of a
- * configured factory (pools' primary key) or a listed vault, and its `nft_holdings` rows of
- * the chain's V3 position managers. At most `limit`, in (type, address, token id) order;
- * `total` counts all.
+ * configured factory (pools' primary key), a listed vault, or (unless `unlistedVaults` is
+ * `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), and its `nft_holdings`
+ * rows of the chain's V3 position managers. At most `limit`, in (type, address, token id)
+ * order; `total` counts all.
  */
 export async function readDefiCandidates({
   db,
@@ -20,7 +21,7 @@ export async function readDefiCandidates({
   limit,
 }: {
   db: Kysely<Database>
-  chain: Pick<ChainConfig, 'chainId' | 'dexFactories' | 'defi'>
+  chain: Pick<ChainConfig, 'chainId' | 'dexFactories' | 'defi' | 'unlistedVaults'>
   wallet: Address
   limit: number
 }): Promise<{ candidates: DefiCandidate[]; total: number }> {
@@ -30,7 +31,7 @@ export async function readDefiCandidates({
   const managers = new Map(deployment.v3Managers.map((m) => [m.address, m]))
   const vaults = deployment.vaults.map((v) => v.address)
 
-  const [pairs, vaultRows, nfts] = await Promise.all([
+  const [pairs, vaultRows, detected, nfts] = await Promise.all([
     factories.length === 0
       ? []
       : db
@@ -57,6 +58,20 @@ export async function readDefiCandidates({
           .where('token', 'in', vaults)
           .where('balance', '!=', U256_ZERO)
           .orderBy('token')
+          .execute(),
+    chain.unlistedVaults === 'off'
+      ? []
+      : db
+          .selectFrom('token_balances as b')
+          .innerJoin('defi_tokens as d', (j) =>
+            j.onRef('d.chain_id', '=', 'b.chain_id').onRef('d.address', '=', 'b.token'),
+          )
+          .select('b.token')
+          .where('b.address', '=', wallet)
+          .where('b.chain_id', '=', chainId)
+          .where('b.balance', '!=', U256_ZERO)
+          .where('d.kind', '=', 'erc4626')
+          .orderBy('b.token')
           .execute(),
     managers.size === 0
       ? []
@@ -90,14 +105,14 @@ export async function readDefiCandidates({
         ? [{ type: 'uniswap_v3', owner: wallet, manager, tokenId: fromU256(r.token_id) }]
         : []
     }),
-    ...vaultRows.map(
-      (r): DefiCandidate => ({
-        type: 'erc4626',
-        owner: wallet,
-        vault: r.token as Address,
-        listed: true,
-      }),
-    ),
+    ...[
+      ...vaultRows.map((r) => ({ vault: r.token as Address, listed: true })),
+      ...detected
+        .filter((r) => !vaults.includes(r.token as Address))
+        .map((r) => ({ vault: r.token as Address, listed: false })),
+    ]
+      .sort((a, b) => (a.vault < b.vault ? -1 : a.vault > b.vault ? 1 : 0))
+      .map((v): DefiCandidate => ({ type: 'erc4626', owner: wallet, ...v })),
   ]
   return { candidates: candidates.slice(0, limit), total: candidates.length }
 }

@@ -82,6 +82,7 @@ export async function readDefiChain({
     positions: read.positions,
     deployment: defiDeployment(chain),
     tokens,
+    priceUnlistedVaults: chain.unlistedVaults === 'value',
   })
   return {
     ...done,

@@ -67,19 +67,24 @@ const TYPE_ORDER = ['Erc4626', 'Nft', 'UniswapV2'] as const
 /**
  * Values one chain's positions with token facts and prices: every amount × its token's price
  * (an unpriced token, or one without decimals, adds 0); a V3 position's rewards count. NFTs of
- * one pool become one `Nft` entry with a range per NFT, in token id order.
+ * one pool become one `Nft` entry with a range per NFT, in token id order. Without
+ * `priceUnlistedVaults` (config `unlistedVaults: list`), shares of unlisted vaults are shown
+ * as if their underlying token had no price: holdings, no USD value.
  */
 export function valueDefiPositions({
   chainId,
   positions,
   deployment,
   tokens,
+  priceUnlistedVaults = true,
 }: {
   chainId: number
   positions: readonly DefiPosition[]
   deployment: DefiDeployment
   /** Facts and prices of every token the positions name (missing: address only). */
   tokens: ReadonlyMap<Address, DefiToken>
+  /** Default true. */
+  priceUnlistedVaults?: boolean
 }): ValuedDefiPosition[] {
   const token = (address: Address): DefiToken => tokens.get(address) ?? { address }
   const amount = (address: Address, raw: bigint): DefiAmount => toAmount(token(address), raw)
@@ -115,9 +120,11 @@ export function valueDefiPositions({
         break
       }
       case 'erc4626': {
-        const previewRedeem = amount(p.asset, p.previewRedeem)
+        const { priceUsd: _, ...unpriced } = token(p.asset)
+        const underlying: DefiToken = p.listed || priceUnlistedVaults ? token(p.asset) : unpriced
+        const previewRedeem = toAmount(underlying, p.previewRedeem)
         const shares = { ...amount(p.vault, p.shares), valueUsd: 0 }
-        const priced = token(p.asset).priceUsd !== undefined
+        const priced = underlying.priceUsd !== undefined
         out.push({
           type: 'Erc4626',
           chainId,
@@ -126,9 +133,9 @@ export function valueDefiPositions({
           vault: token(p.vault),
           shares,
           ...perUnit(previewRedeem.valueUsd, shares, priced),
-          underlying: token(p.asset),
+          underlying,
           previewRedeem,
-          convertToAssets: amount(p.asset, p.convertToAssets),
+          convertToAssets: toAmount(underlying, p.convertToAssets),
           valueUsd: previewRedeem.valueUsd,
         })
         break

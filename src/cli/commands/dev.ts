@@ -233,6 +233,7 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     expectedChainId: chain.chainId,
     // anvil's funded accounts are its own dev accounts, which the indexer asks it for.
     genesis: undefined,
+    unlistedVaults: 'value',
     ...worldPricing(chain.world),
     ...worldDefi(chain.world),
   }

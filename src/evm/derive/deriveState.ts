@@ -85,6 +85,15 @@ export function deriveState({
     })
   }
 
+  // ERC4626 vaults found among the new tokens: undone with the batch on a reorg.
+  for (const [address, underlying] of reads.vaults) {
+    changes.push({
+      table: 'defi_tokens',
+      key: { chain_id: chainId, address },
+      row: { chain_id: chainId, address, kind: 'erc4626', underlying, block_number: toBlock },
+    })
+  }
+
   // NFTs: replay the batch's moves over the stored holdings.
   const nfts = new Map<string, NftHoldingTable | null>()
   const holding = (key: string) => (nfts.has(key) ? nfts.get(key) : loaded.nfts.get(key)) ?? null

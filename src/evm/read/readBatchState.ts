@@ -1,4 +1,7 @@
 import { encodeFunctionData } from 'viem'
+import { decodeVaultAsset } from '../../defi/decodeVaultAsset.ts'
+import { erc4626Abi } from '../../defi/defiAbis.ts'
+import { probeVaults, type VaultProbe } from '../../defi/probeVaults.ts'
 import type { StateReader } from '../../store/createStore.ts'
 import type {
   NftHoldingTable,
@@ -33,6 +36,8 @@ export type BatchReads = {
   newTokens: Map<Address, NewToken>
   /** Tokens whose balances are read for every holder (rebasing, fee-on-transfer, …). */
   rebasing: Set<Address>
+  /** New ERC20 tokens that answered as ERC4626 vaults (`probeVaults`): vault → asset. */
+  vaults: Map<Address, Address>
 }
 
 export type NewToken = {
@@ -49,6 +54,7 @@ const TOTAL_SUPPLY = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSup
 const NAME = encodeFunctionData({ abi: erc20Abi, functionName: 'name' })
 const SYMBOL = encodeFunctionData({ abi: erc20Abi, functionName: 'symbol' })
 const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
+const ASSET = encodeFunctionData({ abi: erc4626Abi, functionName: 'asset' })
 
 /**
  * Loads the store's rows for what the batch touched and reads from the node, at the batch's
@@ -56,7 +62,8 @@ const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
  * from events, so they equal the node by construction (fee-on-transfer tokens and gas
  * included); events only say which ones to read. A token whose supply or balances moved
  * differently from its events is marked rebasing: from then on every holder is re-read
- * whenever the token is touched.
+ * whenever the token is touched. A new ERC20 token is also asked `asset()` with its metadata;
+ * one that answers an address gets the rest of the ERC4626 probe (`probeVaults`).
  */
 export async function readBatchState({
   rpc,
@@ -145,6 +152,7 @@ export async function readBatchState({
       { to: t, data: NAME },
       { to: t, data: SYMBOL },
       { to: t, data: DECIMALS },
+      { to: t, data: ASSET },
     ]),
   ]
   const [results, supplyBefore, native] = await Promise.all([
@@ -174,17 +182,30 @@ export async function readBatchState({
   const supply = new Map<Address, bigint | undefined>()
   for (const t of supplyList) supply.set(t, decodeUint(results[k++] ?? '0x'))
   const newTokenInfo = new Map<Address, NewToken>()
+  const vaultProbes: VaultProbe[] = []
   for (const [t, standard] of newTokens) {
     const name = results[k++]
     const symbol = results[k++]
     const decimals = results[k++]
-    newTokenInfo.set(t, {
+    const asset = decodeVaultAsset(results[k++])
+    const info: NewToken = {
       standard,
       name: name ? decodeMetadataString(name) : undefined,
       symbol: symbol ? decodeMetadataString(symbol) : undefined,
       decimals: standard === 'erc20' && decimals ? decodeDecimals(decimals) : undefined,
-    })
+    }
+    newTokenInfo.set(t, info)
+    if (standard === 'erc20' && asset)
+      vaultProbes.push({ vault: t, asset, decimals: info.decimals })
   }
+  // Only tokens that answered `asset()` cost a second round.
+  const vaults = await probeVaults({
+    rpc,
+    blockNumber: toBlock,
+    blockHash: toHash,
+    probes: vaultProbes,
+    signal,
+  })
 
   // Detect tokens whose balances do not follow their events.
   const before = new Map(newErc20.map((t, i) => [t, decodeUint(supplyBefore[i] ?? '0x') ?? 0n]))
@@ -241,7 +262,7 @@ export async function readBatchState({
 
   return {
     loaded: { tokens, balances, nfts },
-    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing },
+    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, vaults },
   }
 }
 
