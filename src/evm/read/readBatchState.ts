@@ -148,11 +148,12 @@ export async function readBatchState({
   const calls: ContractCall[] = [
     ...pairList.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
     ...supplyList.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
-    ...newTokens.flatMap(([t]) => [
+    ...newTokens.flatMap(([t, standard]) => [
       { to: t, data: NAME },
       { to: t, data: SYMBOL },
       { to: t, data: DECIMALS },
-      { to: t, data: ASSET },
+      // Vault shares are ERC20 tokens: only those are asked.
+      ...(standard === 'erc20' ? [{ to: t, data: ASSET }] : []),
     ]),
   ]
   const [results, supplyBefore, native] = await Promise.all([
@@ -187,7 +188,7 @@ export async function readBatchState({
     const name = results[k++]
     const symbol = results[k++]
     const decimals = results[k++]
-    const asset = decodeVaultAsset(results[k++])
+    const asset = standard === 'erc20' ? decodeVaultAsset(results[k++]) : undefined
     const info: NewToken = {
       standard,
       name: name ? decodeMetadataString(name) : undefined,
