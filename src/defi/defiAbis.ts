@@ -36,3 +36,9 @@ export const erc4626Abi = parseAbi([
   'function convertToAssets(uint256 shares) view returns (uint256)',
   'function previewRedeem(uint256 shares) view returns (uint256)',
 ])
+
+export const lidoAbi = parseAbi([
+  'function balanceOf(address owner) view returns (uint256)',
+  'function sharesOf(address owner) view returns (uint256)',
+  'function getStETHByWstETH(uint256 wstETHAmount) view returns (uint256)',
+])

@@ -22,7 +22,12 @@ export type DefiDeployment = {
   v2Protocols: Readonly<Record<Address, string>>
   /** Listed ERC4626 vaults. */
   vaults: DefiVault[]
+  /** Lido's stETH and wstETH, where deployed (`Tokenized` positions `StETH`, `WstETH`). */
+  lido?: DefiLido | undefined
 }
+
+/** Lido's stETH (the pool ether is staked into) and its wrapper wstETH. */
+export type DefiLido = { stEth: Address; wstEth: Address }
 
 /** Protocol name of a pair whose factory has no name in the deployment. */
 export const DEFAULT_V2_PROTOCOL = 'UniswapV2'
@@ -48,8 +53,8 @@ const SUSHI_V2_L2 = '0xc35DADB65012eC5796536bD9864eD8773aBc74C4'
  * Shipped deployments on the chains with DeFi positions (spec/decisions.md: 1, 10, 130, 137,
  * 8453, 42161): Uniswap V3 NonfungiblePositionManagers with their factory (as in
  * `@uniswap/sdk-core` `CHAIN_TO_ADDRESSES_MAP`, read 2026-11-24), and the fork names of the
- * V2 factories shipped in `src/prices/dexDeployments.ts`. No vault is listed yet: unlisted
- * vault detection is a later step. A chain's `defi` config replaces its entry.
+ * V2 factories shipped in `src/prices/dexDeployments.ts`, and Lido's stETH and wstETH on chain
+ * 1. No vault is listed yet: unlisted vault detection is a later step. A chain's `defi` config replaces its entry.
  */
 export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
   [
@@ -61,6 +66,11 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
         ['0xC0AEe478e3658e2610c5F7A4A2E1777cE9e4f2Ac', 'SushiSwapV2'],
       ]),
       vaults: [],
+      // As in `@lido-sdk/constants` 3.3.0 `tokens.js`.
+      lido: {
+        stEth: addr('0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84'),
+        wstEth: addr('0x7f39C581F595B53c5cb19bD0b3f8dA6c935E2Ca0'),
+      },
     },
   ],
   [

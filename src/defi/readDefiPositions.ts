@@ -3,6 +3,7 @@ import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Hex } from '../evm/types.ts'
 import { BaseError } from '../internal/errors.ts'
 import { readErc4626Position } from './readErc4626Position.ts'
+import { readLidoPosition } from './readLidoPosition.ts'
 import { readUniswapV2Position } from './readUniswapV2Position.ts'
 import { readUniswapV3Position } from './readUniswapV3Position.ts'
 import type {
@@ -91,6 +92,8 @@ function startRead(candidate: DefiCandidate): PositionRead {
       return readUniswapV3Position(candidate)
     case 'erc4626':
       return readErc4626Position(candidate)
+    case 'lido':
+      return readLidoPosition(candidate)
     default: {
       const never: never = candidate
       throw new Error(`Unknown candidate type ${(never as { type: string }).type}.`)
@@ -113,6 +116,8 @@ function amountsOf(position: DefiPosition): bigint[] {
       return [position.amount0, position.amount1, position.fees0, position.fees1]
     case 'erc4626':
       return [position.previewRedeem, position.convertToAssets]
+    case 'lido':
+      return [position.balance, position.holdings]
     default: {
       const never: never = position
       throw new Error(`Unknown position type ${(never as { type: string }).type}.`)

@@ -26,6 +26,13 @@ export type DefiCandidate =
       /** Listed vaults are trusted; others are valued only when self-consistent. */
       listed: boolean
     }
+  | {
+      type: 'lido'
+      owner: Address
+      token: Address
+      /** stETH balances are shares at a rate; wstETH is a plain ERC20 of stETH shares. */
+      kind: 'steth' | 'wsteth'
+    }
 
 export type UniswapV2Position = {
   type: 'uniswap_v2'
@@ -81,7 +88,19 @@ export type Erc4626Position = {
   totalAssets: bigint
 }
 
-export type DefiPosition = UniswapV2Position | UniswapV3Position | Erc4626Position
+/** Lido stETH or wstETH held directly. */
+export type LidoPosition = {
+  type: 'lido'
+  owner: Address
+  token: Address
+  kind: 'steth' | 'wsteth'
+  /** The scaled balance: stETH `sharesOf`, or the wstETH `balanceOf` (a wstETH is a share). */
+  balance: bigint
+  /** What it is worth now: stETH `balanceOf` (in ETH), or `getStETHByWstETH(balance)`. */
+  holdings: bigint
+}
+
+export type DefiPosition = UniswapV2Position | UniswapV3Position | Erc4626Position | LidoPosition
 
 /**
  * Why a candidate has no value: `read_failed` (a call reverted or returned something that does

@@ -27,6 +27,8 @@ export type DevContractName =
   | 'DemoVault'
   | 'FeeVault'
   | 'InflatedVault'
+  | 'DemoStETH'
+  | 'DemoWstETH'
 
 export type CompiledContracts = Record<DevContractName, CompiledContract>
 

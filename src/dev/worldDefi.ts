@@ -1,12 +1,18 @@
 import type { ChainConfig } from '../config/types.ts'
-import { UNISWAP_V3_POOL_INIT_CODE_HASH } from '../defi/defiDeployments.ts'
+import { type DefiLido, UNISWAP_V3_POOL_INIT_CODE_HASH } from '../defi/defiDeployments.ts'
 import type { Address } from '../evm/types.ts'
 import type { World } from './buildWorld.ts'
 
 const lower = (address: Address) => address.toLowerCase() as Address
 
-/** DeFi settings for a demo world: its own Uniswap V3 position manager, so positions show. */
-export function worldDefi(world: Pick<World, 'uniswap'>): Pick<ChainConfig, 'defi'> {
+/**
+ * DeFi settings for a demo world: its own Uniswap V3 position manager, so positions show, and
+ * its own Lido pair where one was deployed (`deployLido`).
+ */
+export function worldDefi(
+  world: Pick<World, 'uniswap'>,
+  { lido }: { lido?: DefiLido | undefined } = {},
+): Pick<ChainConfig, 'defi'> {
   return {
     defi: {
       v3Managers: [
@@ -19,6 +25,7 @@ export function worldDefi(world: Pick<World, 'uniswap'>): Pick<ChainConfig, 'def
       ],
       v2Protocols: {},
       vaults: [],
+      ...(lido ? { lido } : {}),
     },
   }
 }

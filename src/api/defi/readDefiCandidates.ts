@@ -9,9 +9,9 @@ import { fromU256, U256_ZERO } from '../../store/u256.ts'
 /**
  * The holdings of a wallet on one chain that may be DeFi positions, by index lookups on the
  * wallet's keys: its `token_balances` rows whose token is a trusted `uniswap_v2` pool of a
- * configured factory (pools' primary key), a listed vault, or (unless `unlistedVaults` is
- * `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), and its `nft_holdings`
- * rows of the chain's V3 position managers. At most `limit`, in (type, address, token id)
+ * configured factory (pools' primary key), a listed vault, Lido's stETH or wstETH, or (unless
+ * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), and
+ * its `nft_holdings` rows of the chain's V3 position managers. At most `limit`, in (type, address, token id)
  * order; `total` counts all.
  */
 export async function readDefiCandidates({
@@ -30,8 +30,18 @@ export async function readDefiCandidates({
   const factories = chain.dexFactories.filter((f) => f.type === 'uniswap_v2').map((f) => f.address)
   const managers = new Map(deployment.v3Managers.map((m) => [m.address, m]))
   const vaults = deployment.vaults.map((v) => v.address)
+  const lido = deployment.lido
+  const lidoKinds = new Map<Address, 'steth' | 'wsteth'>(
+    lido
+      ? [
+          [lido.stEth, 'steth'],
+          [lido.wstEth, 'wsteth'],
+        ]
+      : [],
+  )
+  const listed = [...vaults, ...lidoKinds.keys()]
 
-  const [pairs, vaultRows, detected, nfts] = await Promise.all([
+  const [pairs, listedRows, detected, nfts] = await Promise.all([
     factories.length === 0
       ? []
       : db
@@ -48,14 +58,14 @@ export async function readDefiCandidates({
           .where('p.factory', 'in', factories)
           .orderBy('b.token')
           .execute(),
-    vaults.length === 0
+    listed.length === 0
       ? []
       : db
           .selectFrom('token_balances')
           .select('token')
           .where('address', '=', wallet)
           .where('chain_id', '=', chainId)
-          .where('token', 'in', vaults)
+          .where('token', 'in', listed)
           .where('balance', '!=', U256_ZERO)
           .orderBy('token')
           .execute(),
@@ -86,6 +96,8 @@ export async function readDefiCandidates({
           .execute(),
   ])
 
+  const vaultRows = listedRows.filter((r) => vaults.includes(r.token as Address))
+  const lidoRows = listedRows.filter((r) => lidoKinds.has(r.token as Address))
   const candidates: DefiCandidate[] = [
     ...pairs.flatMap((r): DefiCandidate[] =>
       r.factory
@@ -113,6 +125,10 @@ export async function readDefiCandidates({
     ]
       .sort((a, b) => (a.vault < b.vault ? -1 : a.vault > b.vault ? 1 : 0))
       .map((v): DefiCandidate => ({ type: 'erc4626', owner: wallet, ...v })),
+    ...lidoRows.flatMap((r): DefiCandidate[] => {
+      const kind = lidoKinds.get(r.token as Address)
+      return kind ? [{ type: 'lido', owner: wallet, token: r.token as Address, kind }] : []
+    }),
   ]
   return { candidates: candidates.slice(0, limit), total: candidates.length }
 }

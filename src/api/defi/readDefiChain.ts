@@ -76,13 +76,22 @@ export async function readDefiChain({
   } catch {
     return { status: 'unavailable', chainId }
   }
-  const tokens = await readDefiTokens({ db, chain, addresses: read.positions.flatMap(tokensOf) })
+  const deployment = defiDeployment(chain)
+  const lido = read.positions.some((p) => p.type === 'lido')
+    ? [deployment.lido?.stEth, chain.wrappedNative].filter((a): a is Address => a != null)
+    : []
+  const tokens = await readDefiTokens({
+    db,
+    chain,
+    addresses: [...read.positions.flatMap(tokensOf), ...lido],
+  })
   const positions = valueDefiPositions({
     chainId,
     positions: read.positions,
-    deployment: defiDeployment(chain),
+    deployment,
     tokens,
     priceUnlistedVaults: chain.unlistedVaults === 'value',
+    wrappedNative: chain.wrappedNative,
   })
   return {
     ...done,
@@ -100,6 +109,8 @@ function tokensOf(position: DefiPosition): Address[] {
       return [position.token0, position.token1]
     case 'erc4626':
       return [position.vault, position.asset]
+    case 'lido':
+      return [position.token]
     default: {
       const never: never = position
       throw new Error(`Unknown position type ${(never as { type: string }).type}.`)

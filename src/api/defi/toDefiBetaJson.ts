@@ -19,7 +19,7 @@ const tokenFields = (prefix: string, extra: Record<string, TSchema> = {}) => ({
 const Common = {
   chain_id: Type.Integer(),
   protocol: Type.String(),
-  pool: Type.String({ description: 'The pair, the V3 pool or the vault' }),
+  pool: Type.String({ description: 'The pair, the V3 pool, the vault or Lido stETH' }),
   usd_value: Type.Number(),
   logo: Type.Null(),
 }
@@ -45,6 +45,20 @@ const Erc4626 = Type.Object({
   preview_redeem_raw: Raw,
   convert_to_assets: Num,
   convert_to_assets_raw: Raw,
+})
+const Tokenized = Type.Object({
+  type: Type.Literal('Tokenized'),
+  ...Common,
+  token_type: Type.Union([Type.Literal('StETH'), Type.Literal('WstETH')]),
+  ...tokenFields('token'),
+  calculated_balance: Type.Number({ description: 'Scaled balance in whole units (stETH shares)' }),
+  balance_raw: Raw,
+  price_in_usd: Type.Optional(Type.Number({ description: 'USD per token of the balance' })),
+  underlying_token: Type.String(),
+  underlying_token_price: Num,
+  holdings: Num,
+  holdings_raw: Raw,
+  lending_pool: Type.String({ description: 'Lido: the stETH contract' }),
 })
 const UniswapV2 = Type.Object({
   type: Type.Literal('UniswapV2'),
@@ -73,7 +87,7 @@ const Nft = Type.Object({
 /** `GET /beta/evm/defi/positions/{address}`: the flat shape of interface.md, plus raw amounts. */
 export const DefiBetaResponse = Type.Object({
   wallet_address: Type.String(),
-  positions: Type.Array(Type.Union([Erc4626, UniswapV2, Nft])),
+  positions: Type.Array(Type.Union([Erc4626, Tokenized, UniswapV2, Nft])),
   aggregations: Type.Object({
     total_usd_value: Type.Number(),
     total_by_chain: Type.Record(Type.String(), Type.Number()),
@@ -132,6 +146,19 @@ function toPosition(p: ValuedDefiPosition): Flat {
         ...amount('holdings', p.previewRedeem),
         ...amount('preview_redeem', p.previewRedeem),
         ...amount('convert_to_assets', p.convertToAssets),
+      }
+    case 'Tokenized':
+      return {
+        ...common,
+        token_type: p.tokenType,
+        ...token('token', p.token),
+        calculated_balance: p.balance.units ?? 0,
+        balance_raw: p.balance.raw.toString(),
+        ...opt('price_in_usd', p.unitPriceUsd),
+        underlying_token: p.underlying.address,
+        ...opt('underlying_token_price', p.underlying.priceUsd),
+        ...amount('holdings', p.holdings),
+        lending_pool: p.lendingPool,
       }
     case 'UniswapV2':
       return {

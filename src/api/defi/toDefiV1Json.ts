@@ -23,7 +23,7 @@ const Common = {
   chain: Type.String(),
   chain_id: Type.Integer(),
   protocol: Type.String(),
-  pool: Type.String({ description: 'The pair, the V3 pool or the vault' }),
+  pool: Type.String({ description: 'The pair, the V3 pool, the vault or Lido stETH' }),
   value_usd: Type.Number(),
   logo: Type.Null(),
 }
@@ -53,6 +53,21 @@ const Erc4626 = Type.Object({
   convert_to_assets: Units,
   convert_to_assets_raw: Raw,
 })
+const Tokenized = Type.Object({
+  type: Type.Literal('Tokenized'),
+  ...Common,
+  token_type: Type.Union([Type.Literal('StETH'), Type.Literal('WstETH')]),
+  token: Type.Object(TokenRef),
+  underlying_token: Type.Object({
+    address: Type.String({ description: 'ETH as the wrapped native token for stETH; stETH' }),
+    holdings: Units,
+    holdings_raw: Raw,
+  }),
+  lending_pool: Type.String({ description: 'Lido: the stETH contract' }),
+  balance: Type.Number({ description: 'Scaled balance in whole units (stETH shares)' }),
+  balance_raw: Raw,
+  price_usd: Type.Optional(Type.Number({ description: 'USD per token of the balance' })),
+})
 const UniswapV2 = Type.Object({
   type: Type.Literal('UniswapV2'),
   ...Common,
@@ -79,7 +94,7 @@ const Nft = Type.Object({
 
 /** `GET /v1/evm/defi/positions/{address}`: Sim's current shape, plus raw amounts. */
 export const DefiV1Response = Type.Object({
-  positions: Type.Array(Type.Union([Erc4626, UniswapV2, Nft])),
+  positions: Type.Array(Type.Union([Erc4626, Tokenized, UniswapV2, Nft])),
   aggregations: Type.Object({
     total_value_usd: Type.Number(),
     total_by_chain: Type.Record(Type.String(), Type.Number()),
@@ -144,6 +159,22 @@ function toPosition(p: ValuedDefiPosition, chain: string): PositionJson {
         preview_redeem_raw: p.previewRedeem.raw.toString(),
         ...units(p.convertToAssets, 'convert_to_assets'),
         convert_to_assets_raw: p.convertToAssets.raw.toString(),
+      }
+    case 'Tokenized':
+      return {
+        type: 'Tokenized',
+        ...common,
+        token_type: p.tokenType,
+        token: ref(p.token),
+        underlying_token: {
+          address: p.underlying.address,
+          ...units(p.holdings, 'holdings'),
+          holdings_raw: p.holdings.raw.toString(),
+        },
+        lending_pool: p.lendingPool,
+        balance: p.balance.units ?? 0,
+        balance_raw: p.balance.raw.toString(),
+        ...optKey('price_usd', p.unitPriceUsd),
       }
     case 'UniswapV2':
       return {

@@ -71,3 +71,41 @@ test('default', () => {
     [7n, true, 0.5],
   ])
 })
+
+test('behavior: Lido stETH and wstETH are valued at what they redeem for, as ETH', () => {
+  const [WETH, STETH, WSTETH] = [20, 21, 22].map(a) as Address[]
+  const held = { type: 'lido', owner: a(9), balance: 10n ** 18n } as const
+  const valued = valueDefiPositions({
+    chainId: 1,
+    deployment: { ...deployment, lido: { stEth: STETH!, wstEth: WSTETH! } },
+    // stETH's own market price is not used; WETH's decimals are not stored.
+    tokens: new Map<Address, DefiToken>([
+      [WETH!, { address: WETH!, priceUsd: 3000 }],
+      [STETH!, { address: STETH!, decimals: 18, priceUsd: 1 }],
+      [WSTETH!, { address: WSTETH!, decimals: 18 }],
+    ]),
+    wrappedNative: WETH!,
+    positions: [
+      { ...held, token: STETH!, kind: 'steth', holdings: 2n * 10n ** 18n },
+      { ...held, token: WSTETH!, kind: 'wsteth', holdings: 12n * 10n ** 17n },
+    ],
+  })
+  expect(
+    valued.map((p) =>
+      p.type === 'Tokenized'
+        ? [
+            p.tokenType,
+            p.pool,
+            p.lendingPool,
+            p.underlying.address,
+            p.holdings.units,
+            p.valueUsd,
+            p.unitPriceUsd,
+          ]
+        : [],
+    ),
+  ).toEqual([
+    ['StETH', STETH, STETH, WETH, 2, 6000, 6000],
+    ['WstETH', STETH, STETH, STETH, 1.2, 3600, 3600],
+  ])
+})

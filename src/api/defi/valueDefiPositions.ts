@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem'
+import { formatUnits, zeroAddress } from 'viem'
 import { DEFAULT_V2_PROTOCOL, type DefiDeployment } from '../../defi/defiDeployments.ts'
 import type { DefiPosition, UniswapV3Position } from '../../defi/types.ts'
 import type { Address } from '../../evm/types.ts'
@@ -60,16 +60,30 @@ export type ValuedDefiPosition = {
       previewRedeem: DefiAmount
       convertToAssets: DefiAmount
     }
+  | {
+      type: 'Tokenized'
+      tokenType: 'StETH' | 'WstETH'
+      token: DefiToken
+      /** The scaled balance: stETH shares, or wstETH. */
+      balance: DefiAmount
+      /** USD per whole `balance` unit, when the underlying is priced. */
+      unitPriceUsd?: number
+      /** ETH (as the wrapped native token) for stETH, stETH for wstETH; priced as ETH. */
+      underlying: DefiToken
+      holdings: DefiAmount
+      lendingPool: Address
+    }
 )
 
-const TYPE_ORDER = ['Erc4626', 'Nft', 'UniswapV2'] as const
+const TYPE_ORDER = ['Erc4626', 'Nft', 'Tokenized', 'UniswapV2'] as const
 
 /**
  * Values one chain's positions with token facts and prices: every amount × its token's price
  * (an unpriced token, or one without decimals, adds 0); a V3 position's rewards count. NFTs of
  * one pool become one `Nft` entry with a range per NFT, in token id order. Without
  * `priceUnlistedVaults` (config `unlistedVaults: list`), shares of unlisted vaults are shown
- * as if their underlying token had no price: holdings, no USD value.
+ * as if their underlying token had no price: holdings, no USD value. Lido's stETH and wstETH
+ * are valued at what they redeem for, priced as ETH (`wrappedNative`), not at their own market.
  */
 export function valueDefiPositions({
   chainId,
@@ -77,6 +91,7 @@ export function valueDefiPositions({
   deployment,
   tokens,
   priceUnlistedVaults = true,
+  wrappedNative = null,
 }: {
   chainId: number
   positions: readonly DefiPosition[]
@@ -85,6 +100,8 @@ export function valueDefiPositions({
   tokens: ReadonlyMap<Address, DefiToken>
   /** Default true. */
   priceUnlistedVaults?: boolean
+  /** The chain's wrapped native token, whose price is ETH's. Default none (Lido unpriced). */
+  wrappedNative?: Address | null
 }): ValuedDefiPosition[] {
   const token = (address: Address): DefiToken => tokens.get(address) ?? { address }
   const amount = (address: Address, raw: bigint): DefiAmount => toAmount(token(address), raw)
@@ -137,6 +154,37 @@ export function valueDefiPositions({
           previewRedeem,
           convertToAssets: toAmount(underlying, p.convertToAssets),
           valueUsd: previewRedeem.valueUsd,
+        })
+        break
+      }
+      case 'lido': {
+        const stEth = deployment.lido?.stEth ?? p.token
+        // Ether has 18 decimals on every chain with Lido, stored or not.
+        const ether: DefiToken = wrappedNative
+          ? { ...token(wrappedNative), decimals: token(wrappedNative).decimals ?? 18 }
+          : { address: zeroAddress, decimals: 18 }
+        const underlying: DefiToken =
+          p.kind === 'steth'
+            ? ether
+            : {
+                ...token(stEth),
+                ...(ether.priceUsd === undefined ? {} : { priceUsd: ether.priceUsd }),
+              }
+        const holdings = toAmount(underlying, p.holdings)
+        const balance = { ...amount(p.token, p.balance), valueUsd: 0 }
+        out.push({
+          type: 'Tokenized',
+          tokenType: p.kind === 'steth' ? 'StETH' : 'WstETH',
+          chainId,
+          protocol: 'Lido',
+          pool: stEth,
+          token: token(p.token),
+          balance,
+          ...perUnit(holdings.valueUsd, balance, underlying.priceUsd !== undefined),
+          underlying,
+          holdings,
+          lendingPool: stEth,
+          valueUsd: holdings.valueUsd,
         })
         break
       }

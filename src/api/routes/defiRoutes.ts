@@ -121,7 +121,7 @@ export const defiRoutes: RouteModule = (app, ctx) => {
 const SupportedProtocolsResponse = Type.Object({
   protocol_families: Type.Array(
     Type.Object({
-      family: Type.String({ description: '`uniswap_v2`, `uniswap_v3` or `erc4626`' }),
+      family: Type.String({ description: '`uniswap_v2`, `uniswap_v3`, `erc4626` or `lido`' }),
       chains: Type.Array(
         Type.Object({
           chain_id: Type.Integer(),
