@@ -96,10 +96,12 @@ function headerOf(reply: FastifyReply): string | undefined {
 export function isDataRoute({ method, url }: { method: string; url: string }): boolean {
   if (method !== 'GET') return false
   if (!url.startsWith('/v1/evm/') && !url.startsWith('/beta/')) return false
-  // Subscription management (both paths) and the chain list read no chain data.
+  // Subscription management (both paths), the chain list and the DeFi protocol list read no
+  // chain data.
   return (
     !url.startsWith('/v1/evm/subscriptions') &&
     !url.startsWith('/beta/evm/subscriptions') &&
-    url !== '/v1/evm/supported-chains'
+    url !== '/v1/evm/supported-chains' &&
+    url !== '/v1/evm/defi/supported-protocols'
   )
 }
