@@ -32,6 +32,7 @@ export function formatTryBlock({
   const wallet =
     wallets[0] ?? first.world.wallets[0] ?? '0x0000000000000000000000000000000000000000'
   const token = first.world.tokens.find((t) => t.kind === 'erc20')?.address
+  const deployer = first.world.wallets[0]
   const ids = chains.map((c) => c.chainId).join(',')
   const api = (path: string) => `curl -s '${apiUrl}${path}' -H 'X-Scry-Api-Key: ${apiKey}'`
   return [
@@ -44,6 +45,8 @@ export function formatTryBlock({
     `  ${api(`/v1/evm/transactions/${wallet}?chain_ids=${first.chainId}&limit=2&decode=true`)}`,
     `  ${api(`/v1/evm/collectibles/${wallet}?chain_ids=${ids}&limit=5`)}`,
     ...(token ? [`  ${api(`/v1/evm/token-holders/${first.chainId}/${token}?limit=5`)}`] : []),
+    // The deployer (anvil's first account) holds the demo's Uniswap V2 and V3 liquidity.
+    ...(deployer ? [`  ${api(`/v1/evm/defi/positions/${deployer}?chain_ids=${ids}`)}`] : []),
     `  npx scry status --database ${database} ${rpcFlags}`,
     `Demo wallets on ${first.label}: ${wallets.join(', ')}`,
     '',
