@@ -153,7 +153,13 @@ export async function runPipeline({
         liveHeadState: caps.liveHeadState,
         signal,
       })
-      if (prepared.type !== 'prepared') return { type: 'moved' }
+      if (prepared.type !== 'prepared') {
+        logger.debug(
+          { from_block: window.from, to_block: window.to, reason: prepared.type },
+          'The node moved while the batch read state; looking at the head again',
+        )
+        return { type: 'moved' }
+      }
       seed = []
       const seq = nextSeq()
       view.push(seq, prepared.write.state)
