@@ -27,6 +27,7 @@ export type DevContractName =
   | 'DemoVault'
   | 'FeeVault'
   | 'InflatedVault'
+  | 'GasBurnerVault'
   | 'DemoStETH'
   | 'DemoWstETH'
 

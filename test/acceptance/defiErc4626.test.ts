@@ -7,8 +7,10 @@ import { compileContracts } from '../../src/dev/compileContracts.ts'
 import { type AnvilActions, createAnvilActions } from '../../src/dev/createAnvilActions.ts'
 import { createPrng, type Prng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { CALL_GAS_CAP } from '../../src/evm/read/callContracts.ts'
 import { createRpcClient, type RpcClient } from '../../src/evm/rpc/createRpcClient.ts'
-import type { Address } from '../../src/evm/types.ts'
+import type { Address, Hex } from '../../src/evm/types.ts'
+import { createCountingProxy, type ProxiedCall } from '../support/createCountingProxy.ts'
 
 // ERC4626 shares valued by readDefiPositions must equal what `redeem` pays (eth_call from the
 // holder at the same block hash): OpenZeppelin vaults with and without a decimals offset, one
@@ -130,6 +132,55 @@ test('behavior: unlisted vaults must be self-consistent', async () => {
       blockHash: head.blockHash,
     }),
   ).rejects.toThrow(/reverted/)
+})
+
+test('behavior: a vault whose conversions burn all gas is skipped, every call capped', async () => {
+  const compiled = await compileContracts()
+  const who = holders[1]!
+  const burner = await chain.deploy({
+    from: deployer,
+    artifact: compiled.GasBurnerVault,
+    args: [asset],
+  })
+  await chain.send({
+    from: who,
+    to: asset,
+    abi: erc20,
+    functionName: 'approve',
+    args: [burner, MAX],
+  })
+  await chain.send({
+    from: who,
+    to: burner,
+    abi: vaultAbi,
+    functionName: 'deposit',
+    args: [BigInt(prng.between(100, 10_000)) * USD, who],
+  })
+  const calls: ProxiedCall[] = []
+  const proxy = await createCountingProxy({
+    target: anvil.rpcUrl,
+    record: { methods: ['eth_call'], onCall: (call) => calls.push(call) },
+  })
+  const viaProxy = createRpcClient({ urls: [proxy.url] })
+  try {
+    const head = await chain.head()
+    for (const listed of [true, false]) {
+      const result = await readDefiPositions({
+        rpc: viaProxy,
+        ...head,
+        candidates: [{ type: 'erc4626', owner: who, vault: burner, listed }],
+      })
+      expect(result.positions).toEqual([])
+      expect(result.skipped.map((s) => s.reason)).toEqual(['read_failed'])
+    }
+    expect(calls.length).toBeGreaterThan(0)
+    for (const call of calls) {
+      expect(BigInt((call.params[0] as { gas: Hex }).gas)).toBe(CALL_GAS_CAP)
+    }
+  } finally {
+    viaProxy.close()
+    await proxy.close()
+  }
 })
 
 test('behavior: not a vault', async () => {

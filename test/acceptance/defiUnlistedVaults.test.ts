@@ -66,6 +66,13 @@ beforeAll(async () => {
     args: ['Plain', 'PLN', 18],
   })
   await w.send({ to: plain, abi: demoAbi, functionName: 'mint', args: [lp, parseEther('5')] })
+  // Its conversions burn all gas: the probe's calls fail (never a stuck batch), no row.
+  const burner = await actions.deploy({
+    from: w.deployer,
+    artifact: compiled.GasBurnerVault,
+    args: [w.tka],
+  })
+  await deposit(burner, parseEther('7'))
   await deposit(inflated, parseEther('50'))
   await deposit(vault, parseEther('300'))
   depositBlock = Number(await w.pub.getBlockNumber({ cacheTime: 0 }))
