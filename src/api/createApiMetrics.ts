@@ -23,6 +23,15 @@ export function createApiMetrics({ ctx }: { ctx: ApiContext }) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   })
+  // The per-chain gauges of one scrape share one read of the checkpoints (prom-client
+  // collects the metrics of a scrape concurrently).
+  let inflight: ReturnType<typeof readChainLags> | undefined
+  const chainLags = () => {
+    inflight ??= readChainLags(ctx).finally(() => {
+      inflight = undefined
+    })
+    return inflight.catch(() => [])
+  }
   new Gauge({
     name: 'scry_indexer_lag_blocks',
     help: 'Blocks between the node head and the indexed block, per chain',
@@ -30,7 +39,7 @@ export function createApiMetrics({ ctx }: { ctx: ApiContext }) {
     registers: [registry],
     async collect() {
       this.reset()
-      for (const { chain, lag } of await readChainLags(ctx).catch(() => [])) {
+      for (const { chain, lag } of await chainLags()) {
         if (lag !== null) this.set({ chain_id: String(chain.chainId) }, lag)
       }
     },
@@ -43,7 +52,7 @@ export function createApiMetrics({ ctx }: { ctx: ApiContext }) {
       registers: [registry],
       async collect() {
         this.reset()
-        for (const { chain, replicaLag } of await readChainLags(ctx).catch(() => [])) {
+        for (const { chain, replicaLag } of await chainLags()) {
           if (replicaLag !== null) this.set({ chain_id: String(chain.chainId) }, replicaLag)
         }
       },

@@ -1,4 +1,4 @@
-import type { Abi } from 'viem'
+import { type Abi, maxUint256 } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readDefiPositions } from '../../src/defi/readDefiPositions.ts'
 import type { DefiCandidate, Erc4626Position } from '../../src/defi/types.ts'
@@ -16,7 +16,7 @@ import { createCountingProxy, type ProxiedCall } from '../support/createCounting
 // holder at the same block hash): OpenZeppelin vaults with and without a decimals offset, one
 // charging an exit fee in previewRedeem, and a hostile vault that only passes when listed.
 const SEED = Number(process.env.SCRY_DEFI_SEED ?? Date.now() % 100_000)
-const MAX = 2n ** 256n - 1n
+const MAX = maxUint256
 const USD = 10n ** 6n
 
 let anvil: Anvil

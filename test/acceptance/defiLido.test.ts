@@ -1,4 +1,4 @@
-import { type Abi, type Address, parseEther } from 'viem'
+import { type Abi, type Address, maxUint256, parseEther } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
 import { readTokenPrices } from '../../src/api/prices/readTokenPrices.ts'
@@ -22,7 +22,7 @@ import {
 // down. Every raw number equals the contracts' own answers at the block of
 // X-Scry-Block-Numbers, before and after each report, although a report emits no Transfer.
 const CHAIN_ID = 1
-const MAX = 2n ** 256n - 1n
+const MAX = maxUint256
 
 let anvil: Anvil
 let w: PriceWorld

@@ -1,4 +1,4 @@
-import type { Abi } from 'viem'
+import { type Abi, maxUint256 } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { getV2FeeLiquidity } from '../../src/defi/getV2FeeLiquidity.ts'
 import { readDefiPositions } from '../../src/defi/readDefiPositions.ts'
@@ -17,7 +17,7 @@ import { deployV2Pair } from '../support/deployV2Pair.ts'
 // pays (eth_call from the holder at the same block hash), with the protocol fee on and off.
 const SEED = Number(process.env.SCRY_DEFI_SEED ?? Date.now() % 100_000)
 const DEADLINE = 2n ** 48n
-const MAX = 2n ** 256n - 1n
+const MAX = maxUint256
 const ZERO = '0x0000000000000000000000000000000000000000'
 const factoryAbi = loadArtifact('UniswapV2Factory').abi
 const pairAbi = loadArtifact('UniswapV2Pair').abi

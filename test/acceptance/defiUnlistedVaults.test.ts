@@ -1,4 +1,4 @@
-import { type Abi, type Address, parseEther } from 'viem'
+import { type Abi, type Address, maxUint256, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
 import type { ChainConfig, UnlistedVaults } from '../../src/config/types.ts'
@@ -24,7 +24,7 @@ import {
 // (equal to a `redeem` eth_call at the block of X-Scry-Block-Numbers), listed without USD, or
 // left out; a hostile vault that claims more assets than exist is skipped.
 const CHAIN_ID = 1
-const MAX = 2n ** 256n - 1n
+const MAX = maxUint256
 
 let anvil: Anvil
 let w: PriceWorld

@@ -4,7 +4,7 @@ import { RpcHttpError, RpcResponseError } from './errors.ts'
 // Nodes and providers disagree on codes for transient trouble, so -32000 and friends are judged
 // by their message. A call that the EVM stopped (a revert, out of gas, an invalid opcode) fails
 // the same way every time: checked first, since some nodes report it as -32603 or -32000
-// (anvil: -32603 "EVM error OutOfGas"; geth: -32000 "out of gas").
+// (anvil: -32603 "EVM error OutOfGas", seen here; geth: -32000 "out of gas", not checked here).
 const revertPattern = /revert|out of gas|EVM error/i
 const transientPattern =
   /header not found|rate limit|too many requests|timeout|timed out|limit exceeded|exceeds? the limit|capacity|try again|temporar|unavailable|busy|overload|429|503|unknown block|block not found|could not find block/i
