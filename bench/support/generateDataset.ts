@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely'
 import type { BatchWrite } from '../../src/store/applyBatch.ts'
-import type { ActivityType, Database } from '../../src/store/schema.ts'
+import type { ActivityRecord, ActivityType, Database } from '../../src/store/schema.ts'
 import type { StateChange } from '../../src/store/stateTables.ts'
 import { toU256, U256_ZERO } from '../../src/store/u256.ts'
 import type { DatasetPlan } from './createDatasetPlan.ts'
@@ -35,7 +35,7 @@ export type DatasetOptions = {
 }
 
 type Tx = Insertable<Database['transactions']>
-type Activity = Insertable<Database['activity']>
+type Activity = ActivityRecord
 
 /**
  * The rows the indexer would write for a generated chain, as `BatchWrite`s of `batchSize`
@@ -208,11 +208,12 @@ export function* generateDataset({
     to: string
     value: bigint
     tx: Tx
-  }) => {
+  }): number => {
+    const seq = transferSeq++
     batch.transfers.push({
       chain_id: chainId,
       block_number: number,
-      seq: transferSeq++,
+      seq,
       tx_index: txIndex,
       tx_hash: m.tx.hash,
       block_time: time,
@@ -223,6 +224,7 @@ export function* generateDataset({
       token_id: null,
       value: toU256(m.value),
     })
+    return seq
   }
   const pushActivity = (tx: Tx, address: string, type: ActivityType, fields: Partial<Activity>) => {
     batch.activity.push({
@@ -245,6 +247,10 @@ export function* generateDataset({
       token_id: null,
       spender: null,
       function_selector: null,
+      to_token_address: null,
+      to_value: null,
+      value_usd: null,
+      transfer_seq: null,
       ...fields,
     })
   }
@@ -252,6 +258,7 @@ export function* generateDataset({
   const pushMovementItems = (
     tx: Tx,
     m: { asset: 'native' | 'erc20'; token: string | null; from: string; to: string; value: bigint },
+    transferSeq: number,
   ) => {
     const fields = {
       asset_type: m.asset,
@@ -260,6 +267,7 @@ export function* generateDataset({
       to_address: m.to,
       value: toU256(m.value),
       token_id: null,
+      transfer_seq: transferSeq,
     }
     if (m.token !== null && m.from === ZERO_ADDRESS) pushActivity(tx, m.to, 'mint', fields)
     else {
@@ -330,8 +338,15 @@ export function* generateDataset({
       if (firstBlock[slot] === 0) firstBlock[slot] = number
       lastBlock[slot] = number
       pushLog({ address: token(t), from: ZERO_ADDRESS, to, value })
-      pushTransfer({ kind: 'erc20', token: token(t), from: ZERO_ADDRESS, to, value, tx })
-      pushMovementItems(tx, { asset: 'erc20', token: token(t), from: ZERO_ADDRESS, to, value })
+      const seq = pushTransfer({
+        kind: 'erc20',
+        token: token(t),
+        from: ZERO_ADDRESS,
+        to,
+        value,
+        tx,
+      })
+      pushMovementItems(tx, { asset: 'erc20', token: token(t), from: ZERO_ADDRESS, to, value }, seq)
     }
     pushCallItem(tx)
     pushInvolved([plan.distributor, token(t), ...recipients.map(wallet)])
@@ -377,8 +392,8 @@ export function* generateDataset({
       lastBlock[fromSlot] = number
       lastBlock[toSlot] = number
       pushLog({ address: token(t), from, to, value })
-      pushTransfer({ kind: 'erc20', token: token(t), from, to, value, tx })
-      pushMovementItems(tx, { asset: 'erc20', token: token(t), from, to, value })
+      const seq = pushTransfer({ kind: 'erc20', token: token(t), from, to, value, tx })
+      pushMovementItems(tx, { asset: 'erc20', token: token(t), from, to, value }, seq)
       pushInvolved([from, token(t), to])
     } else {
       pushCallItem(tx)
@@ -410,8 +425,8 @@ export function* generateDataset({
     })
     nativeLast[fromW] = number
     nativeLast[toW] = number
-    pushTransfer({ kind: 'native', token: null, from, to, value, tx })
-    pushMovementItems(tx, { asset: 'native', token: null, from, to, value })
+    const seq = pushTransfer({ kind: 'native', token: null, from, to, value, tx })
+    pushMovementItems(tx, { asset: 'native', token: null, from, to, value }, seq)
     pushInvolved([from, to])
     txIndex++
   }

@@ -1,9 +1,9 @@
 import type { AbiRegistry } from '../evm/abi/createAbiRegistry.ts'
-import type { Database } from '../store/schema.ts'
+import type { ActivityRecord, Database } from '../store/schema.ts'
 import { fromU256 } from '../store/u256.ts'
 import { formatTime } from '../utils/formatTime.ts'
 
-type ActivityRow = Database['activity']
+type ActivityRow = ActivityRecord
 type TokenRow = Pick<Database['tokens'], 'name' | 'symbol' | 'decimals' | 'standard'>
 
 export type TokenMetadata = {

@@ -1,11 +1,10 @@
-import type { Insertable } from 'kysely'
 import { nativeCurrency } from '../chains/nativeCurrencies.ts'
 import type { Address } from '../evm/types.ts'
-import type { Database } from '../store/schema.ts'
+import type { ActivityRecord } from '../store/schema.ts'
 import { fromU256 } from '../store/u256.ts'
 import type { BatchPriceOf } from './createPriceGraph.ts'
 
-type ActivityRow = Insertable<Database['activity']>
+type ActivityRow = ActivityRecord
 
 /**
  * Sets `value_usd` on a batch's fungible activity items (native and ERC20; a swap by the

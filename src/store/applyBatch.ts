@@ -1,7 +1,9 @@
 import type { Insertable, Transaction } from 'kysely'
 import type { Row, RowWriter } from './createRowWriter.ts'
-import type { Database } from './schema.ts'
+import type { ActivityRecord, Database, TransferRecord } from './schema.ts'
 import { STATE_KEYS, type StateChange, type StateTable } from './stateTables.ts'
+import { toStoredActivity } from './toStoredActivity.ts'
+import { toStoredTransfer } from './toStoredTransfer.ts'
 
 /** Everything one batch of blocks writes, committed in one transaction with the checkpoint. */
 export type BatchWrite = {
@@ -15,8 +17,8 @@ export type BatchWrite = {
   transactions: Insertable<Database['transactions']>[]
   logs: Insertable<Database['logs']>[]
   addressTransactions: Insertable<Database['address_transactions']>[]
-  transfers: Insertable<Database['transfers']>[]
-  activity: Insertable<Database['activity']>[]
+  transfers: TransferRecord[]
+  activity: ActivityRecord[]
   /** Final state of every key the batch changed; at most one change per key. */
   state: StateChange[]
   /** Webhook deliveries the batch produced; committed with it, never apart. */
@@ -40,8 +42,8 @@ export async function applyBatch({
   await writer.insert(trx, 'transactions', batch.transactions)
   await writer.insert(trx, 'logs', batch.logs)
   await writer.insert(trx, 'address_transactions', batch.addressTransactions)
-  await writer.insert(trx, 'transfers', batch.transfers)
-  await writer.insert(trx, 'activity', batch.activity)
+  await writer.insert(trx, 'transfers', batch.transfers.map(toStoredTransfer))
+  await writer.insert(trx, 'activity', batch.activity.map(toStoredActivity))
   await writer.insert(trx, 'webhook_deliveries', batch.outbox ?? [])
 
   const changes = lastPerKey(batch.state)

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_token_search.ts'
 import * as m0009 from './migrations/0009_approvals.ts'
 import * as m0010 from './migrations/0010_indexer_leases.ts'
 import * as m0011 from './migrations/0011_defi_tokens.ts'
+import * as m0012 from './migrations/0012_compact_history.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -29,15 +30,20 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0009_approvals': m0009,
   '0010_indexer_leases': m0010,
   '0011_defi_tokens': m0011,
+  '0012_compact_history': m0012,
 }
 
 export async function migrateToLatest({
   db,
   caps,
+  upTo,
 }: {
   db: Kysely<Database>
   caps: DialectCaps
+  /** Stop after this migration (tests of a later one start from the schema before it). */
+  upTo?: string
 }): Promise<{ applied: string[] }> {
+  if (upTo !== undefined && !(upTo in MIGRATIONS)) throw new Error(`No migration ${upTo}`)
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {}
@@ -48,7 +54,8 @@ export async function migrateToLatest({
     },
   }
   const migrator = new Migrator({ db, provider, migrationTableName: 'scry_migrations' })
-  const { error, results = [] } = await migrator.migrateToLatest()
+  const { error, results = [] } =
+    upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo)
   if (error) {
     const failed = results.find((r) => r.status === 'Error')
     throw new StoreError(`Database migration ${failed?.migrationName ?? ''} failed.`, {

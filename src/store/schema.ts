@@ -168,7 +168,8 @@ export type AddressTransactionTable = {
 
 export type TransferKind = 'native' | 'internal' | 'erc20' | 'erc721' | 'erc1155'
 
-export type TransferTable = {
+/** A transfer as the indexer derives it; the store keeps `TransferTable` (no tx hash or time). */
+export type TransferRecord = {
   chain_id: number
   block_number: number
   /** Order of the transfer within its block (walk order: tx, then native, traces, logs). */
@@ -184,10 +185,17 @@ export type TransferTable = {
   value: string
 }
 
+/** Stored transfers: the hash and time are the transaction's (join on chain, block, tx_index). */
+export type TransferTable = Omit<TransferRecord, 'tx_hash' | 'block_time'>
+
 export type ActivityType = 'send' | 'receive' | 'mint' | 'burn' | 'approve' | 'call' | 'swap'
 export type AssetType = 'native' | 'erc20' | 'erc721' | 'erc1155'
 
-export type ActivityTable = {
+/**
+ * An activity item as the indexer derives it and the API and webhooks read it
+ * (`selectActivity` rebuilds it from the stored row, its transaction and its transfer).
+ */
+export type ActivityRecord = {
   address: string
   chain_id: number
   block_number: number
@@ -213,7 +221,16 @@ export type ActivityTable = {
   to_value: string | null
   /** USD value of `value` at the prices of the batch that indexed the block. */
   value_usd: number | null
+  /** Send, receive, mint and burn items: the `seq` of their transfer in the same block. */
+  transfer_seq: number | null
 }
+
+/**
+ * Stored activity (migration 0012): the transaction's fields live in `transactions`, and an
+ * item made of one transfer names it by `transfer_seq` and leaves the transfer's fields null
+ * (`toStoredActivity`); `asset_type` stays, the API filters on it. Key: the API's scan order.
+ */
+export type ActivityTable = Omit<ActivityRecord, 'tx_hash' | 'tx_from' | 'tx_to' | 'tx_value'>
 
 export type NativeBalanceTable = {
   address: string

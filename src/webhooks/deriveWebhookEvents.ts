@@ -12,7 +12,7 @@ import {
 } from '../items/toActivityItem.ts'
 import { type TransactionItem, toTransactionItem } from '../items/toTransactionItem.ts'
 import type { BatchPriceOf } from '../prices/createPriceGraph.ts'
-import type { Database, TokenTable, WebhookDeliveryTable } from '../store/schema.ts'
+import type { ActivityRecord, Database, TokenTable, WebhookDeliveryTable } from '../store/schema.ts'
 import type { ChainSubscriptions } from './loadActiveSubscriptions.ts'
 import type { BalanceChange } from './readBalanceChanges.ts'
 import type { Subscription, SubscriptionType } from './subscription.ts'
@@ -111,15 +111,14 @@ export function deriveWebhookEvents({
   for (const row of rows.activity) {
     const subs = subsOf(row.address, 'activities')
     if (subs.length === 0) continue
-    const full = row as Database['activity']
     const token = row.token_address ? tokens.get(row.token_address) : undefined
     const toToken = row.to_token_address ? tokens.get(row.to_token_address) : undefined
     const item = toActivityItem({
-      row: full,
+      row,
       token,
       toToken,
       ...(prices ? { priceOf: (asset: string) => prices(asset as Address | 'native') } : {}),
-      fn: callFunction(full, rows.transactions),
+      fn: callFunction(row, rows.transactions),
     })
     for (const sub of subs) {
       const f = sub.filters
@@ -239,7 +238,7 @@ function balanceItem({
 
 /** `function` of a call item, named from the built-in ABIs when they know the selector. */
 function callFunction(
-  row: Database['activity'],
+  row: ActivityRecord,
   transactions: HistoryRows['transactions'],
 ): ActivityFunction | undefined {
   if (row.type !== 'call' || !row.function_selector) return undefined

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
+import { selectActivity } from '../../store/selectActivity.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
 import type { ApiContext } from '../apiContext.ts'
 import { markChainsRead } from '../blockNumbersHeader.ts'
@@ -75,7 +76,7 @@ const ActivityItemSchema = Type.Object({
   tx_value: Type.String(),
 })
 
-/** Keyset position: the activity_by_time index columns after the address. */
+/** Keyset position: activity's key columns after the address (migration 0012). */
 type Position = [blockTime: number, chainId: number, blockNumber: number, seq: number]
 
 /** GET /v1/evm/activity/{address}: a wallet's activity across chains, newest first. */
@@ -157,32 +158,32 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
       if (chainIds.length === 0) return { activity: [], ...withWarnings(warnings) }
 
       const db = ctx.reads.db
-      let q = db
-        .selectFrom('activity')
-        .selectAll()
-        .where('address', '=', address)
-        .where('chain_id', 'in', chainIds)
-      if (types.length > 0) q = q.where('type', 'in', [...new Set(types)])
-      if (assets.length > 0) q = q.where('asset_type', 'in', [...new Set(assets)])
+      let q = selectActivity(db)
+        .where('a.address', '=', address)
+        .where('a.chain_id', 'in', chainIds)
+      if (types.length > 0) q = q.where('a.type', 'in', [...new Set(types)])
+      if (assets.length > 0) q = q.where('a.asset_type', 'in', [...new Set(assets)])
       if (token !== undefined) {
         // Native items have no token address; swaps name two tokens and are excluded.
-        q = q.where('token_address', '=', token).where('type', '!=', 'swap')
+        q = q
+          .where((eb) => eb(eb.fn.coalesce('a.token_address', 'tr.token'), '=', token))
+          .where('a.type', '!=', 'swap')
       }
       if (after) {
         const [t, c, b, s] = after
         q = q.where((eb) =>
           eb(
-            eb.refTuple('block_time', 'chain_id', 'block_number', 'seq'),
+            eb.refTuple('a.block_time', 'a.chain_id', 'a.block_number', 'a.seq'),
             '<',
             eb.tuple(t, c, b, s),
           ),
         )
       }
       const rows = await q
-        .orderBy('block_time', 'desc')
-        .orderBy('chain_id', 'desc')
-        .orderBy('block_number', 'desc')
-        .orderBy('seq', 'desc')
+        .orderBy('a.block_time', 'desc')
+        .orderBy('a.chain_id', 'desc')
+        .orderBy('a.block_number', 'desc')
+        .orderBy('a.seq', 'desc')
         .limit(limit + 1)
         .execute()
       const page = rows.slice(0, limit)

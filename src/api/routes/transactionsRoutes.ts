@@ -65,7 +65,7 @@ const TransactionSchema = Type.Object({
   decoded: Type.Optional(DecodedSchema),
 })
 
-/** Keyset position: the address_transactions_by_time index columns after the address. */
+/** Keyset position: address_transactions' key columns after the address (migration 0012). */
 type Position = [blockTime: number, chainId: number, blockNumber: number, txIndex: number]
 
 /** GET /v1/evm/transactions/{address}: transactions touching a wallet, newest first. */

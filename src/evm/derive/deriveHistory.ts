@@ -1,5 +1,12 @@
 import type { Insertable } from 'kysely'
-import type { ActivityType, AssetType, Database, TransferKind } from '../../store/schema.ts'
+import type {
+  ActivityRecord,
+  ActivityType,
+  AssetType,
+  Database,
+  TransferKind,
+  TransferRecord,
+} from '../../store/schema.ts'
 import { toU256 } from '../../store/u256.ts'
 import { decodeLogs } from '../decode/decodeLog.ts'
 import { decodePoolLog } from '../decode/decodePoolLog.ts'
@@ -15,8 +22,8 @@ export type HistoryRows = {
   transactions: Insertable<Database['transactions']>[]
   logs: Insertable<Database['logs']>[]
   addressTransactions: Insertable<Database['address_transactions']>[]
-  transfers: Insertable<Database['transfers']>[]
-  activity: Insertable<Database['activity']>[]
+  transfers: TransferRecord[]
+  activity: ActivityRecord[]
 }
 
 /**
@@ -165,11 +172,7 @@ export function deriveHistory({
         tx_value: toU256(tx.value),
       }
       const itemsFor = new Set<Address>()
-      const item = (
-        address: Address,
-        type: ActivityType,
-        fields: Partial<Insertable<Database['activity']>>,
-      ) => {
+      const item = (address: Address, type: ActivityType, fields: Partial<ActivityRecord>) => {
         itemsFor.add(address)
         rows.activity.push({
           ...base,
@@ -184,6 +187,10 @@ export function deriveHistory({
           token_id: null,
           spender: null,
           function_selector: null,
+          to_token_address: null,
+          to_value: null,
+          value_usd: null,
+          transfer_seq: null,
           ...fields,
         })
       }
@@ -212,10 +219,11 @@ export function deriveHistory({
       for (const m of movements) {
         involved.add(m.from)
         involved.add(m.to)
+        const seq = transferSeq++
         rows.transfers.push({
           chain_id: chainId,
           block_number: blockNumber,
-          seq: transferSeq++,
+          seq,
           tx_index: tx.index,
           tx_hash: tx.hash,
           block_time: time,
@@ -233,6 +241,7 @@ export function deriveHistory({
           to_address: m.to,
           value: toU256(m.value),
           token_id: m.tokenId === null ? null : toU256(m.tokenId),
+          transfer_seq: seq,
         }
         const leg = (wallet: Address) => swapLegs.has(`${wallet}|${m.token}`)
         if (m.token !== null && m.from === ZERO_ADDRESS) {
