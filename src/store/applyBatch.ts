@@ -1,7 +1,13 @@
 import type { Insertable, Transaction } from 'kysely'
 import type { Row, RowWriter } from './createRowWriter.ts'
 import type { ActivityRecord, Database, TransferRecord } from './schema.ts'
-import { STATE_KEYS, type StateChange, type StateTable } from './stateTables.ts'
+import {
+  KEYED_HISTORY,
+  type KeyedHistoryTable,
+  STATE_KEYS,
+  type StateChange,
+  type StateTable,
+} from './stateTables.ts'
 import { toStoredActivity } from './toStoredActivity.ts'
 import { toStoredTransfer } from './toStoredTransfer.ts'
 
@@ -49,6 +55,14 @@ export async function applyBatch({
   const changes = lastPerKey(batch.state)
   if (batch.keepUndo) {
     const undo: Row[] = [undoRow(batch, BATCH_MARKER, {}, null)]
+    const keyed: [KeyedHistoryTable, readonly Row[]][] = [
+      ['activity', batch.activity],
+      ['address_transactions', batch.addressTransactions],
+    ]
+    for (const [table, rows] of keyed) {
+      for (const row of rows)
+        undo.push(undoRow(batch, table, pick(row, KEYED_HISTORY[table]), null))
+    }
     for (const [table, group] of groupByTable(changes)) {
       const keys = group.map((c) => c.key as Row)
       const stored = await writer.select(trx, table, keys)
@@ -85,6 +99,10 @@ function undoRow(batch: BatchWrite, table: string, key: Row, prev: Row | null): 
     row_key: JSON.stringify(key),
     prev: prev === null ? null : JSON.stringify(prev),
   }
+}
+
+function pick(row: Row, columns: readonly string[]): Row {
+  return Object.fromEntries(columns.map((c) => [c, row[c]]))
 }
 
 /** A row's key columns as one string, in `STATE_KEYS` order. */

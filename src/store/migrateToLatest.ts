@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_approvals.ts'
 import * as m0010 from './migrations/0010_indexer_leases.ts'
 import * as m0011 from './migrations/0011_defi_tokens.ts'
 import * as m0012 from './migrations/0012_compact_history.ts'
+import * as m0013 from './migrations/0013_keyed_history_undo.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0010_indexer_leases': m0010,
   '0011_defi_tokens': m0011,
   '0012_compact_history': m0012,
+  '0013_keyed_history_undo': m0013,
 }
 
 export async function migrateToLatest({

@@ -1,10 +1,16 @@
 import type { Kysely, Transaction } from 'kysely'
 import { FatalIndexerError } from '../internal/errors.ts'
 import { BATCH_MARKER, keyString, writeState } from './applyBatch.ts'
-import type { RowWriter } from './createRowWriter.ts'
+import type { Row, RowWriter } from './createRowWriter.ts'
 import type { DialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
-import { APPEND_TABLES, type StateChange, type StateTable } from './stateTables.ts'
+import {
+  APPEND_TABLES,
+  KEYED_HISTORY,
+  type KeyedHistoryTable,
+  type StateChange,
+  type StateTable,
+} from './stateTables.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: generic over the tables.
 type AnyDb = Kysely<any>
@@ -83,8 +89,16 @@ export async function revertBatches({
     .execute()
   // Newest first: what a key ends at is the previous row of its oldest undone change.
   const restore = new Map<string, StateChange>()
+  const keyed = new Map<KeyedHistoryTable, Row[]>()
   for (const entry of entries) {
     if (entry.table_name === BATCH_MARKER) continue
+    if (entry.table_name in KEYED_HISTORY) {
+      const table = entry.table_name as KeyedHistoryTable
+      const keys = keyed.get(table) ?? []
+      keys.push(JSON.parse(entry.row_key))
+      keyed.set(table, keys)
+      continue
+    }
     const table = entry.table_name as StateTable
     const key = JSON.parse(entry.row_key)
     restore.set(`${table}|${keyString(table, key)}`, {
@@ -100,8 +114,10 @@ export async function revertBatches({
     .where('to_block', '>', landing)
     .execute()
   for (const [table, column] of Object.entries(APPEND_TABLES)) {
+    if (table in KEYED_HISTORY) continue
     await db.deleteFrom(table).where('chain_id', '=', chainId).where(column, '>', landing).execute()
   }
+  for (const [table, keys] of keyed) await writer.delete(trx, table, keys)
   await alongside?.({ trx, caps, writer, chainId, afterBlock: landing })
 
   const block = await db

@@ -28,6 +28,18 @@ export type StateChange = {
   }
 }[StateTable]
 
+/**
+ * Append-only history keyed by wallet, with no index on the block (migration 0013): a kept
+ * batch names each of its rows in `undo_log` (no previous row), and a revert deletes them by
+ * key. Rows of batches outside the finality window are never reverted, so they cost no undo.
+ */
+export const KEYED_HISTORY = {
+  activity: ['address', 'block_time', 'chain_id', 'block_number', 'seq'],
+  address_transactions: ['address', 'block_time', 'chain_id', 'block_number', 'tx_index'],
+} as const satisfies { [T in keyof Database]?: readonly (keyof Database[T] & string)[] }
+
+export type KeyedHistoryTable = keyof typeof KEYED_HISTORY
+
 /** Append-only tables and the column holding their block number. */
 export const APPEND_TABLES = {
   blocks: 'number',

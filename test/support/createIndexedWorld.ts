@@ -24,19 +24,22 @@ export async function createIndexedWorld({
   transfers = 2000,
   wallets = 60,
   priced = false,
+  batchSize = 50,
 }: {
   chainId?: number
   transfers?: number
   wallets?: number
   /** Index with the world's dollar, WETH and Uniswap factories, so that tokens have prices. */
   priced?: boolean
+  /** Blocks per indexing batch (small: several batches kept for undo). */
+  batchSize?: number
 } = {}): Promise<IndexedWorld> {
   const anvil = await startAnvil({ chainId })
   const world = await buildWorld({ rpcUrl: anvil.rpcUrl, chainId, transfers, wallets })
   const chain = testChainConfig({
     chainId,
     rpc: [anvil.rpcUrl],
-    batchSize: 50,
+    batchSize,
     traces: 'parity',
     ...(priced ? { ...worldPricing(world), ...worldDefi(world) } : {}),
   })

@@ -3,16 +3,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createStore, type Store } from '../../src/store/createStore.ts'
 import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
 import { selectActivity } from '../../src/store/selectActivity.ts'
+import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
 import { createIndexedWorld, type IndexedWorld } from '../support/createIndexedWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
 import { digestStore } from '../support/digestStore.ts'
 
-// Acceptance (issue 11): a database written before migration 0012 (compact history), migrated,
-// holds what indexing the same world writes today and answers every wallet endpoint the same.
-// The "before" database is the indexed world written in the 0011 schema: every table copied
-// as it is, activity as the full items (`selectActivity`) and transfers with their
-// transaction's hash and time, which is exactly what the 0011 indexer wrote.
+// Acceptance (issue 11): a database written before migrations 0012 (compact history) and 0013
+// (keyed history undo), migrated, holds what indexing the same world writes today, answers
+// every wallet endpoint the same and reverts the same. The "before" database is the indexed
+// world written in the 0011 schema: every table copied as it is, activity as the full items
+// (`selectActivity`), transfers with their transaction's hash and time, and the undo log
+// without the entries naming history rows, which is exactly what the 0011 indexer wrote.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
 const COPIED = [
@@ -38,15 +40,15 @@ const CHUNK = 200
 
 let world: IndexedWorld
 beforeAll(async () => {
-  world = await createIndexedWorld({ transfers: 1200, wallets: 40, priced: true })
+  world = await createIndexedWorld({ transfers: 1200, wallets: 40, priced: true, batchSize: 8 })
 })
 afterAll(async () => {
   await world?.stop()
 })
 
-describe('migration 0012_compact_history', () => {
+describe('migrations 0012 and 0013 (compact history)', () => {
   for (const dialect of DIALECTS) {
-    test(`default: a 0011 store, migrated, equals a fresh index and answers the same (${dialect})`, async () => {
+    test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
       const before = await createTestDatabase(dialect)
       const migrated = createStore({ url: before.url })
@@ -55,26 +57,15 @@ describe('migration 0012_compact_history', () => {
         await world.indexInto(fresh.store)
         await migrateToLatest({ db: migrated.db, caps: migrated.caps, upTo: BEFORE })
         await writeAs0011({ from: fresh.store, to: migrated })
-        expect(await migrated.migrate()).toEqual({ applied: ['0012_compact_history'] })
-
-        // Every table the indexer writes holds the same rows, but activity, whose items made
-        // of a transfer may name another of identical transfers: compared as items.
-        const [a, b] = [await digestStore(fresh.store), await digestStore(migrated)]
-        const { activity: _a, ...restA } = a
-        const { activity: _b, ...restB } = b
-        expect(restB).toEqual(restA)
-        const items = (s: Store) =>
-          selectActivity(s.db)
-            .orderBy('a.address')
-            .orderBy('a.chain_id')
-            .orderBy('a.block_number')
-            .orderBy('a.seq')
-            .execute()
-            .then((rows) => rows.map(({ transfer_seq, ...item }) => item))
-        const freshItems = await items(fresh.store)
-        expect(freshItems.length).toBeGreaterThan(1000)
-        expect(await items(migrated)).toEqual(freshItems)
-        // The migrated rows are compact too: transfer items name their transfer.
+        expect(await migrated.migrate()).toEqual({
+          applied: ['0012_compact_history', '0013_keyed_history_undo'],
+        })
+        await expectSameData(fresh.store, migrated)
+        // 0013 named the rows of every batch kept for undo, as the indexer does now.
+        const freshUndo = await undoEntries(fresh.store)
+        expect(freshUndo.filter((e) => e.startsWith('activity|')).length).toBeGreaterThan(10)
+        expect(await undoEntries(migrated)).toEqual(freshUndo)
+        // The compact rows are what a fresh index writes: transfer items name their transfer.
         const compact = (s: Store) =>
           s.db
             .selectFrom('activity')
@@ -84,7 +75,7 @@ describe('migration 0012_compact_history', () => {
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.n))
         expect(await compact(migrated)).toBe(await compact(fresh.store))
-        expect(await compact(migrated)).toBeGreaterThan(freshItems.length / 2)
+        expect(await compact(migrated)).toBeGreaterThan(1000)
 
         // Every wallet endpoint that reads the rebuilt tables answers the same.
         const api = { fresh: await open(fresh.store), migrated: await open(migrated) }
@@ -104,6 +95,20 @@ describe('migration 0012_compact_history', () => {
             expect(y, path).toEqual(x)
           }
         }
+
+        // A reorg after the upgrade undoes the same rows in both.
+        const marker = await fresh.store.db
+          .selectFrom('undo_log')
+          .select((eb) => eb.fn.max('from_block').as('from'))
+          .where('table_name', '=', '')
+          .executeTakeFirstOrThrow()
+        const toBlock = Number(marker.from)
+        const landed = await fresh.store.revert({ chainId: world.chain.chainId, toBlock })
+        expect(await migrated.revert({ chainId: world.chain.chainId, toBlock })).toEqual(landed)
+        expect(landed.blockNumber).toBeLessThan(Number(world.world.endBlock))
+        const removed = (await undoEntries(fresh.store)).length
+        expect(removed).toBeLessThan(freshUndo.length)
+        await expectSameData(fresh.store, migrated)
       } finally {
         for (const api of apis) await api.app.close()
         await migrated.close()
@@ -113,6 +118,39 @@ describe('migration 0012_compact_history', () => {
     })
   }
 })
+
+/**
+ * Every table the indexer writes holds the same rows, but activity, whose items made of a
+ * transfer may name another of identical transfers after the migration: compared as items.
+ */
+async function expectSameData(fresh: Store, migrated: Store): Promise<void> {
+  const { activity: _a, ...a } = await digestStore(fresh)
+  const { activity: _b, ...b } = await digestStore(migrated)
+  expect(b).toEqual(a)
+  const items = (s: Store) =>
+    selectActivity(s.db)
+      .orderBy('a.address')
+      .orderBy('a.chain_id')
+      .orderBy('a.block_number')
+      .orderBy('a.seq')
+      .execute()
+      .then((rows) => rows.map(({ transfer_seq, ...item }) => item))
+  const freshItems = await items(fresh)
+  expect(freshItems.length).toBeGreaterThan(1000)
+  expect(await items(migrated)).toEqual(freshItems)
+}
+
+/** The undo log as sorted text lines (ids differ; keys compared as parsed JSON). */
+async function undoEntries(store: Store): Promise<string[]> {
+  const rows = await store.db.selectFrom('undo_log').selectAll().execute()
+  return rows
+    .map((r) => {
+      const key = JSON.parse(r.row_key)
+      const sorted = JSON.stringify(key, Object.keys(key).sort())
+      return [r.table_name, r.chain_id, r.from_block, r.to_block, sorted, r.prev].join('|')
+    })
+    .sort()
+}
 
 /** Writes `from`'s indexed data into `to` (at the 0011 schema) as the 0011 indexer did. */
 async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<void> {
@@ -134,9 +172,9 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
         .select(['t.hash as tx_hash', 't.block_time'])
         .execute()
     } else if (table === 'undo_log') {
-      rows = (await from.db.selectFrom('undo_log').selectAll().execute()).map(
-        ({ id, ...row }) => row,
-      )
+      rows = (await from.db.selectFrom('undo_log').selectAll().orderBy('id').execute())
+        .filter((row) => !(row.table_name in KEYED_HISTORY))
+        .map(({ id, ...row }) => row)
     } else {
       rows = await (from.db as unknown as typeof db).selectFrom(table).selectAll().execute()
     }
