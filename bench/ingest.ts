@@ -402,6 +402,7 @@ async function main(): Promise<void> {
     const rows: Row[] = []
     const stageRows: { name: string; stages: Stages }[] = []
     const disk = new Map<string, Map<string, number>>()
+    let undoSpan: { from: number; to: number } | undefined
     for (const dialect of ['sqlite', 'postgres'] as const) {
       let opened: Awaited<ReturnType<typeof openStore>>
       try {
@@ -429,6 +430,7 @@ async function main(): Promise<void> {
       })
       console.log(`Indexed into ${dialect}: ${secs.toFixed(2)} s, ${indexedTransfers} transfers`)
       disk.set(dialect, await measureDisk(opened.store))
+      undoSpan ??= await readUndoSpan(opened.store)
       cleanups.splice(cleanups.indexOf(close), 1)
       await close()
 
@@ -462,12 +464,29 @@ async function main(): Promise<void> {
       console.log('')
       console.log(`Disk per transaction (${transactions} transactions; tables with their indexes):`)
       for (const line of formatDisk({ disk, transactions })) console.log(line)
+      if (undoSpan) {
+        console.log(
+          `undo_log holds the batches of blocks ${undoSpan.from}..${undoSpan.to} of 0..${toBlock} ` +
+            `(those ending within finalityDepth ${chain.finalityDepth} of the head): it keeps ` +
+            'that size on a longer chain, so it is not a cost per transaction.',
+        )
+      }
     }
     console.log('')
     console.log(`Peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`)
   } finally {
     await cleanUp()
   }
+}
+
+/** The blocks of the batches kept for undo (their markers), if any. */
+async function readUndoSpan(store: Store): Promise<{ from: number; to: number } | undefined> {
+  const row = await store.db
+    .selectFrom('undo_log')
+    .select((eb) => [eb.fn.min('from_block').as('from'), eb.fn.max('to_block').as('to')])
+    .where('table_name', '=', '')
+    .executeTakeFirst()
+  return row?.from == null ? undefined : { from: Number(row.from), to: Number(row.to) }
 }
 
 /** Undone in reverse on the way out, also on Ctrl-C: anvil, databases, temp files. */

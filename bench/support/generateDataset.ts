@@ -1,6 +1,5 @@
-import type { Insertable } from 'kysely'
 import type { BatchWrite } from '../../src/store/applyBatch.ts'
-import type { ActivityRecord, ActivityType, Database } from '../../src/store/schema.ts'
+import type { ActivityRecord, ActivityType, TransactionRecord } from '../../src/store/schema.ts'
 import type { StateChange } from '../../src/store/stateTables.ts'
 import { toU256, U256_ZERO } from '../../src/store/u256.ts'
 import type { DatasetPlan } from './createDatasetPlan.ts'
@@ -34,7 +33,7 @@ export type DatasetOptions = {
   airdropTxsPerBlock?: number
 }
 
-type Tx = Insertable<Database['transactions']>
+type Tx = TransactionRecord
 type Activity = ActivityRecord
 
 /**

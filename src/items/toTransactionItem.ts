@@ -1,10 +1,10 @@
 import type { AbiRegistry, Decoded } from '../evm/abi/createAbiRegistry.ts'
-import type { Database } from '../store/schema.ts'
+import type { LogRecord, TransactionRecord } from '../store/schema.ts'
 import { fromU256 } from '../store/u256.ts'
 import { formatTime } from '../utils/formatTime.ts'
 
-type TxRow = Database['transactions']
-type LogRow = Pick<Database['logs'], 'address' | 'data' | 'topics'>
+type TxRow = TransactionRecord
+type LogRow = Pick<LogRecord, 'address' | 'data' | 'topics'>
 
 export type DecodedOut = Pick<Decoded, 'name' | 'inputs'>
 

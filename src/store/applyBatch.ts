@@ -1,6 +1,12 @@
 import type { Insertable, Transaction } from 'kysely'
 import type { Row, RowWriter } from './createRowWriter.ts'
-import type { ActivityRecord, Database, TransferRecord } from './schema.ts'
+import type {
+  ActivityRecord,
+  Database,
+  LogRecord,
+  TransactionRecord,
+  TransferRecord,
+} from './schema.ts'
 import {
   KEYED_HISTORY,
   type KeyedHistoryTable,
@@ -9,6 +15,8 @@ import {
   type StateTable,
 } from './stateTables.ts'
 import { toStoredActivity } from './toStoredActivity.ts'
+import { toStoredLog } from './toStoredLog.ts'
+import { toStoredTransaction } from './toStoredTransaction.ts'
 import { toStoredTransfer } from './toStoredTransfer.ts'
 
 /** Everything one batch of blocks writes, committed in one transaction with the checkpoint. */
@@ -20,8 +28,8 @@ export type BatchWrite = {
   /** Record undo entries so the batch can be reverted (blocks inside the finality depth). */
   keepUndo: boolean
   blocks: Insertable<Database['blocks']>[]
-  transactions: Insertable<Database['transactions']>[]
-  logs: Insertable<Database['logs']>[]
+  transactions: TransactionRecord[]
+  logs: LogRecord[]
   addressTransactions: Insertable<Database['address_transactions']>[]
   transfers: TransferRecord[]
   activity: ActivityRecord[]
@@ -45,8 +53,8 @@ export async function applyBatch({
   batch: BatchWrite
 }): Promise<void> {
   await writer.insert(trx, 'blocks', batch.blocks)
-  await writer.insert(trx, 'transactions', batch.transactions)
-  await writer.insert(trx, 'logs', batch.logs)
+  await writer.insert(trx, 'transactions', batch.transactions.map(toStoredTransaction))
+  await writer.insert(trx, 'logs', batch.logs.map(toStoredLog))
   await writer.insert(trx, 'address_transactions', batch.addressTransactions)
   await writer.insert(trx, 'transfers', batch.transfers.map(toStoredTransfer))
   await writer.insert(trx, 'activity', batch.activity.map(toStoredActivity))

@@ -10,6 +10,8 @@ export type DialectCaps = {
   name: DialectName
   /** Column type for uint256 text whose byte order is numeric order. */
   u256Type: 'text' | RawBuilder<unknown>
+  /** Column type for raw bytes (hashes, calldata, log topics and data). */
+  bytesType: 'blob' | 'bytea'
   /** Column type for integers that may pass 2^31 (chain ids, block numbers, times). */
   intType: 'bigint' | 'integer'
   /** Bound parameters per statement, kept under each engine's limit. */
@@ -29,6 +31,7 @@ export function dialectCaps(name: DialectName): DialectCaps {
       return {
         name,
         u256Type: 'text',
+        bytesType: 'blob',
         intType: 'integer',
         maxParams: 30_000,
         autoId: (c) => c.autoIncrement().primaryKey(),
@@ -38,6 +41,7 @@ export function dialectCaps(name: DialectName): DialectCaps {
       return {
         name,
         u256Type: sql`text collate "C"`,
+        bytesType: 'bytea',
         intType: 'bigint',
         maxParams: 60_000,
         autoId: (c) => c.generatedAlwaysAsIdentity().primaryKey(),

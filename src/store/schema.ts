@@ -128,7 +128,8 @@ export type BlockTable = {
   miner: string
 }
 
-export type TransactionTable = {
+/** A transaction as the indexer derives it and the API and webhooks read it. */
+export type TransactionRecord = {
   chain_id: number
   block_number: number
   tx_index: number
@@ -147,7 +148,15 @@ export type TransactionTable = {
   success: number
 }
 
-export type LogTable = {
+/** Stored transactions (migration 0014): hashes and calldata as bytes (`toStoredTransaction`). */
+export type TransactionTable = Omit<TransactionRecord, 'hash' | 'block_hash' | 'input'> & {
+  hash: Uint8Array
+  block_hash: Uint8Array
+  input: Uint8Array
+}
+
+/** A log as the indexer derives it and the API and webhooks read it. */
+export type LogRecord = {
   chain_id: number
   block_number: number
   log_index: number
@@ -156,6 +165,12 @@ export type LogTable = {
   /** JSON array of 32-byte topics. */
   topics: string
   data: string
+}
+
+/** Stored logs (migration 0014): the topics one after another, and the data, as bytes. */
+export type LogTable = Omit<LogRecord, 'topics' | 'data'> & {
+  topics: Uint8Array
+  data: Uint8Array
 }
 
 export type AddressTransactionTable = {

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely'
-import type { Database } from './schema.ts'
+import { bytesToHex } from './hexBytes.ts'
+import type { ActivityRecord, Database } from './schema.ts'
 
 /**
  * Activity records (`ActivityRecord`) from the stored rows: each joined with its transaction
  * and, for an item made of one transfer, with that transfer (`toStoredActivity` is the other
  * half). Filter and order on the `a.` columns; the token is `coalesce(a.token_address,
- * tr.token)`.
+ * tr.token)`. `activityRecordOf` turns a selected row into the record.
  */
 export function selectActivity(db: Kysely<Database>) {
   return db
@@ -47,4 +48,11 @@ export function selectActivity(db: Kysely<Database>) {
       eb.fn.coalesce('a.value', 'tr.value').as('value'),
       eb.fn.coalesce('a.token_id', 'tr.token_id').as('token_id'),
     ])
+}
+
+/** A row of `selectActivity` as the record (the transaction hash is stored as bytes). */
+export function activityRecordOf(
+  row: Omit<ActivityRecord, 'tx_hash'> & { tx_hash: Uint8Array },
+): ActivityRecord {
+  return { ...row, tx_hash: bytesToHex(row.tx_hash) }
 }

@@ -12,7 +12,7 @@ import {
 } from '../items/toActivityItem.ts'
 import { type TransactionItem, toTransactionItem } from '../items/toTransactionItem.ts'
 import type { BatchPriceOf } from '../prices/createPriceGraph.ts'
-import type { ActivityRecord, Database, TokenTable, WebhookDeliveryTable } from '../store/schema.ts'
+import type { ActivityRecord, TokenTable, WebhookDeliveryTable } from '../store/schema.ts'
 import type { ChainSubscriptions } from './loadActiveSubscriptions.ts'
 import type { BalanceChange } from './readBalanceChanges.ts'
 import type { Subscription, SubscriptionType } from './subscription.ts'
@@ -155,7 +155,7 @@ export function deriveWebhookEvents({
           sub,
           Number(tx.block_number),
           toTransactionItem({
-            tx: tx as Database['transactions'],
+            tx,
             logs,
             wallet: address,
             chain: chainName,

@@ -5,6 +5,7 @@ import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
+import { bytesToHex } from '../../src/store/hexBytes.ts'
 import { compareWithNode } from '../support/compareWithNode.ts'
 import { createTestDatabase } from '../support/createTestStore.ts'
 import { createWebhookReceiver, subscribe } from '../support/createWebhookReceiver.ts'
@@ -197,7 +198,7 @@ test('behavior: 2 API replicas, 2 indexers and 2 webhook workers survive indexer
     .flatMap((tx) =>
       [...new Set([tx.from_address, tx.to_address ?? tx.contract_address])]
         .filter((a): a is string => a !== null && watched.includes(a as never))
-        .map((a) => `${a}|${tx.hash}`),
+        .map((a) => `${a}|${bytesToHex(tx.hash)}`),
     )
     .sort()
   expect(expected.length, where).toBeGreaterThan(0)

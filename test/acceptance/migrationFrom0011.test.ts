@@ -1,19 +1,23 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createStore, type Store } from '../../src/store/createStore.ts'
+import { bytesToHex } from '../../src/store/hexBytes.ts'
 import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
-import { selectActivity } from '../../src/store/selectActivity.ts'
+import { activityRecordOf, selectActivity } from '../../src/store/selectActivity.ts'
 import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
+import { fromStoredLog } from '../../src/store/toStoredLog.ts'
+import { fromStoredTransaction } from '../../src/store/toStoredTransaction.ts'
 import { createIndexedWorld, type IndexedWorld } from '../support/createIndexedWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
 import { digestStore } from '../support/digestStore.ts'
 
-// Acceptance (issue 11): a database written before migrations 0012 (compact history) and 0013
-// (keyed history undo), migrated, holds what indexing the same world writes today, answers
+// Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
+// (keyed history undo) and 0014 (history bytes), migrated, holds what indexing the same world writes today, answers
 // every wallet endpoint the same and reverts the same. The "before" database is the indexed
 // world written in the 0011 schema: every table copied as it is, activity as the full items
-// (`selectActivity`), transfers with their transaction's hash and time, and the undo log
+// (`selectActivity`), transfers with their transaction's hash and time, transactions and logs
+// in hex text, and the undo log
 // without the entries naming history rows, which is exactly what the 0011 indexer wrote.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
@@ -46,7 +50,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 and 0013 (compact history)', () => {
+describe('migrations 0012 to 0014 (compact history)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -58,7 +62,7 @@ describe('migrations 0012 and 0013 (compact history)', () => {
         await migrateToLatest({ db: migrated.db, caps: migrated.caps, upTo: BEFORE })
         await writeAs0011({ from: fresh.store, to: migrated })
         expect(await migrated.migrate()).toEqual({
-          applied: ['0012_compact_history', '0013_keyed_history_undo'],
+          applied: ['0012_compact_history', '0013_keyed_history_undo', '0014_history_bytes'],
         })
         await expectSameData(fresh.store, migrated)
         // 0013 named the rows of every batch kept for undo, as the indexer does now.
@@ -158,7 +162,9 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
   for (const table of COPIED) {
     let rows: Record<string, unknown>[]
     if (table === 'activity') {
-      rows = (await selectActivity(from.db).execute()).map(({ transfer_seq, ...item }) => item)
+      rows = (await selectActivity(from.db).execute())
+        .map(activityRecordOf)
+        .map(({ transfer_seq, ...item }) => item)
     } else if (table === 'transfers') {
       rows = await from.db
         .selectFrom('transfers as tr')
@@ -169,8 +175,15 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
             .onRef('t.tx_index', '=', 'tr.tx_index'),
         )
         .selectAll('tr')
-        .select(['t.hash as tx_hash', 't.block_time'])
+        .select(['t.hash', 't.block_time'])
         .execute()
+        .then((all) => all.map(({ hash, ...row }) => ({ ...row, tx_hash: bytesToHex(hash) })))
+    } else if (table === 'transactions') {
+      rows = (await from.db.selectFrom('transactions').selectAll().execute()).map(
+        fromStoredTransaction,
+      )
+    } else if (table === 'logs') {
+      rows = (await from.db.selectFrom('logs').selectAll().execute()).map(fromStoredLog)
     } else if (table === 'undo_log') {
       rows = (await from.db.selectFrom('undo_log').selectAll().orderBy('id').execute())
         .filter((row) => !(row.table_name in KEYED_HISTORY))

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
+import { bytesToHex } from '../../store/hexBytes.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
-import { selectActivity } from '../../store/selectActivity.ts'
+import { activityRecordOf, selectActivity } from '../../store/selectActivity.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
 import type { ApiContext } from '../apiContext.ts'
 import { markChainsRead } from '../blockNumbersHeader.ts'
@@ -186,7 +187,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
         .orderBy('a.seq', 'desc')
         .limit(limit + 1)
         .execute()
-      const page = rows.slice(0, limit)
+      const page = rows.slice(0, limit).map(activityRecordOf)
 
       const tokenKeys = unique(
         page.flatMap((r) =>
@@ -234,7 +235,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
       const inputBy = new Map(
         inputs.map((t) => [
           `${Number(t.chain_id)}:${Number(t.block_number)}:${Number(t.tx_index)}`,
-          t.input,
+          bytesToHex(t.input),
         ]),
       )
 

@@ -1,5 +1,8 @@
 import { Type } from 'typebox'
 import { toTransactionItem } from '../../items/toTransactionItem.ts'
+import type { LogRecord } from '../../store/schema.ts'
+import { fromStoredLog } from '../../store/toStoredLog.ts'
+import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
 import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
@@ -178,15 +181,16 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
               .orderBy('block_number')
               .orderBy('log_index')
               .execute()
-      const logsBy = new Map<string, typeof logs>()
-      for (const log of logs) {
+      const logsBy = new Map<string, Pick<LogRecord, 'address' | 'data' | 'topics'>[]>()
+      for (const stored of logs) {
+        const log = fromStoredLog(stored)
         const key = `${Number(log.chain_id)}:${Number(log.block_number)}:${Number(log.tx_index)}`
         const list = logsBy.get(key)
         if (list) list.push(log)
         else logsBy.set(key, [log])
       }
 
-      const transactions = page.map((tx) =>
+      const transactions = page.map(fromStoredTransaction).map((tx) =>
         toTransactionItem({
           tx,
           logs:

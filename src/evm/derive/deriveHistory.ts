@@ -4,6 +4,8 @@ import type {
   ActivityType,
   AssetType,
   Database,
+  LogRecord,
+  TransactionRecord,
   TransferKind,
   TransferRecord,
 } from '../../store/schema.ts'
@@ -19,8 +21,8 @@ import { ZERO_ADDRESS } from './zeroAddress.ts'
 
 export type HistoryRows = {
   blocks: Insertable<Database['blocks']>[]
-  transactions: Insertable<Database['transactions']>[]
-  logs: Insertable<Database['logs']>[]
+  transactions: TransactionRecord[]
+  logs: LogRecord[]
   addressTransactions: Insertable<Database['address_transactions']>[]
   transfers: TransferRecord[]
   activity: ActivityRecord[]
