@@ -34,6 +34,9 @@ export type DatasetOptions = {
 }
 
 type Tx = TransactionRecord
+
+/** One ABI word: 64 hex digits. */
+const word = (value: bigint) => value.toString(16).padStart(64, '0')
 type Activity = ActivityRecord
 
 /**
@@ -197,7 +200,7 @@ export function* generateDataset({
       tx_index: txIndex,
       address,
       topics: JSON.stringify([TRANSFER_TOPIC, topicOf(from), topicOf(to)]),
-      data: `0x${toU256(value)}`,
+      data: `0x${word(value)}`,
     })
   }
   const pushTransfer = (m: {
@@ -304,12 +307,12 @@ export function* generateDataset({
     const n = recipients.length
     const input =
       AIRDROP_SELECTOR +
-      toU256(64n) +
-      toU256(BigInt(64 + 32 + 32 * n)) +
-      toU256(BigInt(n)) +
+      word(64n) +
+      word(BigInt(64 + 32 + 32 * n)) +
+      word(BigInt(n)) +
       recipients.map((w) => topicOf(wallet(w)).slice(2)).join('') +
-      toU256(BigInt(n)) +
-      amounts.map(toU256).join('')
+      word(BigInt(n)) +
+      amounts.map(word).join('')
     const tx = pushTx({
       hash: hash(),
       from_address: plan.distributor,
@@ -379,7 +382,7 @@ export function* generateDataset({
       gas_price: gasPrice(),
       gas_used: toU256(BigInt(success ? 34_000 + random.int(18_000) : 22_000 + random.int(4_000))),
       tx_type: 2,
-      input: TRANSFER_SELECTOR + topicOf(to).slice(2) + toU256(value),
+      input: TRANSFER_SELECTOR + topicOf(to).slice(2) + word(value),
       success: success ? 1 : 0,
     })
     nativeLast[fromW] = number

@@ -14,6 +14,7 @@ import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
 import { type Anvil, startAnvil } from '../dev/startAnvil.ts'
 import { createLogger } from '../internal/logger.ts'
+import { fromU256 } from '../store/u256.ts'
 
 const testLogger = () => createLogger({ level: process.env.LOG_LEVEL ?? 'silent', destination: 2 })
 
@@ -119,7 +120,7 @@ for (const dialect of DIALECTS) {
         .selectAll()
         .where('token', '=', token.toLowerCase())
         .execute()
-      expect(allowance.map((a) => [a.owner, a.spender, BigInt(`0x${a.allowance}`)])).toEqual([
+      expect(allowance.map((a) => [a.owner, a.spender, fromU256(a.allowance)])).toEqual([
         [accounts[2]!.address.toLowerCase(), accounts[3]!.address.toLowerCase(), 50n],
       ])
       const holder = await t.store.db
@@ -290,7 +291,7 @@ for (const dialect of DIALECTS) {
         .where('token', '=', token.toLowerCase())
         .orderBy('address')
         .execute()
-      expect(holders.map((h) => [h.address, BigInt(`0x${h.balance}`)])).toEqual(
+      expect(holders.map((h) => [h.address, fromU256(h.balance)])).toEqual(
         [
           [accounts[1]!.address.toLowerCase(), 900n],
           [accounts[2]!.address.toLowerCase(), 100n],

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { emptyBatch } from '../../test/support/emptyBatch.ts'
 import type { StateChange } from '../store/stateTables.ts'
-import { toU256 } from '../store/u256.ts'
+import { fromU256, toU256 } from '../store/u256.ts'
 import { createStateView } from './createStateView.ts'
 
 const CHAIN = 1
@@ -53,7 +53,7 @@ for (const dialect of DIALECTS) {
             keys: [1, 2, 3].map((n) => ({ address: holder(n), token: T })),
           })
         )
-          .map((r) => [r.address, BigInt(`0x${r.balance}`)])
+          .map((r) => [r.address, fromU256(r.balance)])
           .sort()
       expect(await read()).toEqual([
         [holder(1), 7n],
@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
       await store.applyBatch(write([balance(holder(1), 9n)], 2))
       view.committed(1)
       release()
-      expect((await reading).map((r) => BigInt(`0x${r.balance}`))).toEqual([9n])
+      expect((await reading).map((r) => fromU256(r.balance))).toEqual([9n])
     })
   })
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import type { BatchWrite } from './applyBatch.ts'
-import { toU256 } from './u256.ts'
+import { fromU256, toU256 } from './u256.ts'
 
 const CHAIN = 1
 const A = '0x00000000000000000000000000000000000000aa'
@@ -99,7 +99,7 @@ for (const dialect of DIALECTS) {
         .where('token', '=', T)
         .orderBy('balance', 'desc')
         .execute()
-      expect(rows.map((r) => BigInt(`0x${r.balance}`))).toEqual(
+      expect(rows.map((r) => fromU256(r.balance))).toEqual(
         [...values].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)),
       )
     })

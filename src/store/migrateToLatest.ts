@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_defi_tokens.ts'
 import * as m0012 from './migrations/0012_compact_history.ts'
 import * as m0013 from './migrations/0013_keyed_history_undo.ts'
 import * as m0014 from './migrations/0014_history_bytes.ts'
+import * as m0015 from './migrations/0015_compact_u256.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0012_compact_history': m0012,
   '0013_keyed_history_undo': m0013,
   '0014_history_bytes': m0014,
+  '0015_compact_u256': m0015,
 }
 
 export async function migrateToLatest({

@@ -7,17 +7,18 @@ import { activityRecordOf, selectActivity } from '../../src/store/selectActivity
 import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
 import { fromStoredLog } from '../../src/store/toStoredLog.ts'
 import { fromStoredTransaction } from '../../src/store/toStoredTransaction.ts'
+import { fromU256 } from '../../src/store/u256.ts'
 import { createIndexedWorld, type IndexedWorld } from '../support/createIndexedWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
 import { digestStore } from '../support/digestStore.ts'
 
 // Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
-// (keyed history undo) and 0014 (history bytes), migrated, holds what indexing the same world writes today, answers
+// (keyed history undo), 0014 (history bytes) and 0015 (compact uint256), migrated, holds what indexing the same world writes today, answers
 // every wallet endpoint the same and reverts the same. The "before" database is the indexed
 // world written in the 0011 schema: every table copied as it is, activity as the full items
 // (`selectActivity`), transfers with their transaction's hash and time, transactions and logs
-// in hex text, and the undo log
+// in hex text, uint256 values as 64 hex digits, and the undo log
 // without the entries naming history rows, which is exactly what the 0011 indexer wrote.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
@@ -50,7 +51,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0014 (compact history)', () => {
+describe('migrations 0012 to 0015 (compact history)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -62,7 +63,12 @@ describe('migrations 0012 to 0014 (compact history)', () => {
         await migrateToLatest({ db: migrated.db, caps: migrated.caps, upTo: BEFORE })
         await writeAs0011({ from: fresh.store, to: migrated })
         expect(await migrated.migrate()).toEqual({
-          applied: ['0012_compact_history', '0013_keyed_history_undo', '0014_history_bytes'],
+          applied: [
+            '0012_compact_history',
+            '0013_keyed_history_undo',
+            '0014_history_bytes',
+            '0015_compact_u256',
+          ],
         })
         await expectSameData(fresh.store, migrated)
         // 0013 named the rows of every batch kept for undo, as the indexer does now.
@@ -142,17 +148,38 @@ async function expectSameData(fresh: Store, migrated: Store): Promise<void> {
   const freshItems = await items(fresh)
   expect(freshItems.length).toBeGreaterThan(1000)
   expect(await items(migrated)).toEqual(freshItems)
+  // Holder counts follow balances through triggers, which compare with the stored zero.
+  const counts = (s: Store) =>
+    s.db
+      .selectFrom('token_holder_counts')
+      .selectAll()
+      .orderBy('chain_id')
+      .orderBy('token')
+      .execute()
+  const freshCounts = await counts(fresh)
+  expect(freshCounts.some((c) => Number(c.holders) > 0)).toBe(true)
+  expect(await counts(migrated)).toEqual(freshCounts)
 }
 
-/** The undo log as sorted text lines (ids differ; keys compared as parsed JSON). */
+/** The undo log as sorted text lines (ids differ; keys and rows compared as parsed JSON). */
 async function undoEntries(store: Store): Promise<string[]> {
   const rows = await store.db.selectFrom('undo_log').selectAll().execute()
+  const canonical = (text: string | null) => {
+    if (text === null) return ''
+    const value = JSON.parse(text)
+    return JSON.stringify(value, Object.keys(value).sort())
+  }
   return rows
-    .map((r) => {
-      const key = JSON.parse(r.row_key)
-      const sorted = JSON.stringify(key, Object.keys(key).sort())
-      return [r.table_name, r.chain_id, r.from_block, r.to_block, sorted, r.prev].join('|')
-    })
+    .map((r) =>
+      [
+        r.table_name,
+        r.chain_id,
+        r.from_block,
+        r.to_block,
+        canonical(r.row_key),
+        canonical(r.prev),
+      ].join('|'),
+    )
     .sort()
 }
 
@@ -191,6 +218,7 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
     } else {
       rows = await (from.db as unknown as typeof db).selectFrom(table).selectAll().execute()
     }
+    rows = rows.map((row) => as0011U256(table, row))
     for (let i = 0; i < rows.length; i += CHUNK) {
       await db
         .insertInto(table)
@@ -198,6 +226,37 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
         .execute()
     }
   }
+}
+
+/** uint256 fields of the 0011 schema (activity with its transaction's value). */
+const U256_FIELDS: Record<string, string[]> = {
+  transactions: ['value', 'gas_price', 'gas_used'],
+  transfers: ['token_id', 'value'],
+  activity: ['value', 'token_id', 'to_value', 'tx_value'],
+  native_balances: ['balance'],
+  token_balances: ['balance'],
+  nft_holdings: ['token_id', 'balance'],
+  tokens: ['total_supply'],
+  approvals: ['allowance'],
+  pools: ['reserve0', 'reserve1', 'sqrt_price_x96', 'liquidity'],
+  nft_metadata: ['token_id'],
+}
+
+/** A row with its uint256 fields as 0011 stored them (64 hex digits), undo entries' too. */
+function as0011U256(table: string, row: Record<string, unknown>): Record<string, unknown> {
+  const old = (fields: readonly string[] | undefined, values: Record<string, unknown>) => {
+    const out = { ...values }
+    for (const f of fields ?? []) {
+      const v = out[f]
+      if (typeof v === 'string') out[f] = fromU256(v).toString(16).padStart(64, '0')
+    }
+    return out
+  }
+  if (table !== 'undo_log') return old(U256_FIELDS[table], row)
+  const fields = U256_FIELDS[row.table_name as string]
+  const json = (text: unknown) =>
+    typeof text === 'string' ? JSON.stringify(old(fields, JSON.parse(text))) : text
+  return { ...row, prev: json(row.prev), row_key: json(row.row_key) }
 }
 
 async function open(store: Store): Promise<TestApi> {

@@ -5,6 +5,7 @@ import { loadArtifact } from '../../src/dev/artifacts.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
+import { fromU256 } from '../../src/store/u256.ts'
 import { createDeliveryWorker } from '../../src/webhooks/createDeliveryWorker.ts'
 import {
   createPriceWorld,
@@ -470,7 +471,8 @@ describe('reorgs', () => {
         .select(['reserve0', 'reserve1'])
         .where('address', '=', w.pools.tkaUsdcV2)
         .executeTakeFirstOrThrow()
-      expect([BigInt(`0x${pool.reserve0}`), BigInt(`0x${pool.reserve1}`)]).toEqual([r0, r1])
+      const reserves = [pool.reserve0, pool.reserve1].map((r) => (r === null ? null : fromU256(r)))
+      expect(reserves).toEqual([r0, r1])
       const res = await s.api.get(`/v1/evm/activity/${w.trader}?chain_ids=${CHAIN_ID}`)
       expect(res.body.activity.map((a: any) => a.tx_hash)).not.toContain(transactionHash)
     }

@@ -3,7 +3,7 @@ import { createSpamScorer } from '../../nft/createSpamScorer.ts'
 import { isSpamScore, type SpamExplanation } from '../../nft/scoreCollection.ts'
 import type { NftAttribute } from '../../nft/shapeMetadata.ts'
 import { DEFAULT_SPAM_LIST, type SpamList } from '../../nft/spamList.ts'
-import { fromU256 } from '../../store/u256.ts'
+import { fromU256, isStoredU256 } from '../../store/u256.ts'
 import { escapeUri } from '../../utils/escapeUri.ts'
 import { formatTime } from '../../utils/formatTime.ts'
 import { markChainsRead } from '../blockNumbersHeader.ts'
@@ -347,6 +347,6 @@ function readPosition(value: unknown): Position | undefined {
   if (!Array.isArray(value) || value.length !== 3) return undefined
   const [chainId, contract, tokenId] = value
   if (!Number.isSafeInteger(chainId) || typeof contract !== 'string') return undefined
-  if (typeof tokenId !== 'string') return undefined
+  if (typeof tokenId !== 'string' || !isStoredU256(tokenId)) return undefined
   return [chainId as number, contract, tokenId]
 }

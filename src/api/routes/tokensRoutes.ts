@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { nativeCurrency } from '../../chains/nativeCurrencies.ts'
-import { fromU256, U256_ZERO } from '../../store/u256.ts'
+import { fromU256, isStoredU256, U256_ZERO } from '../../store/u256.ts'
 import { formatTime } from '../../utils/formatTime.ts'
 import { ApiError } from '../ApiError.ts'
 import type { ApiContext } from '../apiContext.ts'
@@ -236,7 +236,6 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
   )
 }
 
-const U256_TEXT = /^[0-9a-f]{64}$/
 const LOWER_ADDRESS = /^0x[0-9a-f]{40}$/
 
 /** In the catalogue, enabled here, and the endpoint supported there. */
@@ -256,7 +255,7 @@ function isServed({
 function parseHolderPosition(position: unknown): { balance: string; address: string } | undefined {
   if (typeof position !== 'object' || position === null) return undefined
   const { balance, address } = position as Record<string, unknown>
-  if (typeof balance !== 'string' || !U256_TEXT.test(balance)) return undefined
+  if (typeof balance !== 'string' || !isStoredU256(balance)) return undefined
   if (typeof address !== 'string' || !LOWER_ADDRESS.test(address)) return undefined
   return { balance, address }
 }

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely'
 import type { DialectCaps } from '../dialect.ts'
-import { U256_ZERO } from '../u256.ts'
+
+/** Zero as stored when this migration was released (64 hex digits; 0015 changed it). */
+const U256_ZERO = '0'.repeat(64)
 
 /**
  * Token search and holder counts, both derived from state tables by triggers, so they follow
