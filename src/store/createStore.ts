@@ -27,7 +27,8 @@ export type Store = {
   db: Kysely<Database>
   /** Fails with a typed error when the database cannot be reached. */
   ping(): Promise<void>
-  migrate(): Promise<{ applied: string[] }>
+  /** Applies pending migrations; `onStart` hears each one's name as it begins. */
+  migrate(options?: { onStart?: (name: string) => void }): Promise<{ applied: string[] }>
   getCheckpoint(chainId: number): Promise<Checkpoint | undefined>
   /** Stored block hashes of `from..to` (inclusive) by number; heights not stored are absent. */
   getBlockHashes(args: { chainId: number; from: number; to: number }): Promise<Map<number, string>>
@@ -92,7 +93,7 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
             throw e
           })
       }),
-    migrate: () => guard('migrate', () => migrateToLatest({ db, caps })),
+    migrate: (options = {}) => guard('migrate', () => migrateToLatest({ db, caps, ...options })),
     getCheckpoint: (chainId) =>
       guard('read checkpoint', async () => {
         const row = await db

@@ -43,18 +43,26 @@ export async function migrateToLatest({
   db,
   caps,
   upTo,
+  onStart,
 }: {
   db: Kysely<Database>
   caps: DialectCaps
   /** Stop after this migration (tests of a later one start from the schema before it). */
   upTo?: string
+  /** Called as each pending migration starts (some rewrite whole tables and take a while). */
+  onStart?: (name: string) => void
 }): Promise<{ applied: string[] }> {
   if (upTo !== undefined && !(upTo in MIGRATIONS)) throw new Error(`No migration ${upTo}`)
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {}
       for (const [name, module] of Object.entries(MIGRATIONS)) {
-        out[name] = { up: (k) => module.up(k, caps) }
+        out[name] = {
+          up: (k) => {
+            onStart?.(name)
+            return module.up(k, caps)
+          },
+        }
       }
       return out
     },

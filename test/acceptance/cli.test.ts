@@ -117,7 +117,10 @@ describe('scry CLI', () => {
 
   test('default: migrate, then status prints indexed block, node head and lag', async () => {
     const database = join(dir, 'd.sqlite')
-    const migrated = (await scry(['migrate', '--database', database])).stdout
+    const migration = await scry(['migrate', '--database', database])
+    // Progress on stderr, one line per migration as it starts; the summary on stdout.
+    expect(migration.stderr.split('\n')).toContain('Applying 0015_compact_u256…')
+    const migrated = migration.stdout
     expect(migrated).toBe(
       'Applied 15 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks, 0006_svm, 0007_key_profile, 0008_token_search, 0009_approvals, 0010_indexer_leases, 0011_defi_tokens, 0012_compact_history, 0013_keyed_history_undo, 0014_history_bytes, 0015_compact_u256\n',
     )

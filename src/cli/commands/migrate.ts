@@ -6,7 +6,9 @@ export async function runMigrate({ config }: { config: ScryConfig }): Promise<nu
   const store = createStore({ url: config.database })
   try {
     await store.ping()
-    const { applied } = await store.migrate()
+    const { applied } = await store.migrate({
+      onStart: (name) => process.stderr.write(`Applying ${name}…\n`),
+    })
     process.stdout.write(
       applied.length === 0
         ? 'Database is up to date.\n'

@@ -47,7 +47,10 @@ export async function runStart({
   const tty = process.stderr.isTTY === true
   try {
     await store.ping()
-    const { applied } = await store.migrate()
+    const { applied } = await store.migrate({
+      onStart: (migration) =>
+        logger.info({ migration }, 'Migrating the database (large stores: this can take minutes)'),
+    })
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrated')
     await runNode({
       config,
