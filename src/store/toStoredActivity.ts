@@ -4,17 +4,30 @@ import type { ActivityRecord, Database } from './schema.ts'
 /**
  * The row the store keeps for an activity item (migration 0012): without the transaction's
  * fields, and, for an item made of one transfer, without the transfer's (`selectActivity`
- * joins both back). Pure.
+ * joins both back). Pure; every row is built with the same fields in the same order (rest and
+ * spread here cost more than the whole row write).
  */
 export function toStoredActivity(record: ActivityRecord): Insertable<Database['activity']> {
-  const { tx_hash, tx_from, tx_to, tx_value, ...row } = record
-  if (row.transfer_seq === null) return row
+  const own = record.transfer_seq === null
   return {
-    ...row,
-    token_address: null,
-    from_address: null,
-    to_address: null,
-    value: null,
-    token_id: null,
+    address: record.address,
+    chain_id: record.chain_id,
+    block_number: record.block_number,
+    seq: record.seq,
+    block_time: record.block_time,
+    tx_index: record.tx_index,
+    type: record.type,
+    asset_type: record.asset_type,
+    token_address: own ? record.token_address : null,
+    from_address: own ? record.from_address : null,
+    to_address: own ? record.to_address : null,
+    value: own ? record.value : null,
+    token_id: own ? record.token_id : null,
+    spender: record.spender,
+    function_selector: record.function_selector,
+    to_token_address: record.to_token_address,
+    to_value: record.to_value,
+    value_usd: record.value_usd,
+    transfer_seq: record.transfer_seq,
   }
 }

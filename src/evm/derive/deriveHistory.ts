@@ -163,37 +163,36 @@ export function deriveHistory({
         else approvals.push(event)
       }
 
-      const base = {
-        chain_id: chainId,
-        block_number: blockNumber,
-        block_time: time,
-        tx_hash: tx.hash,
-        tx_index: tx.index,
-        tx_from: tx.from,
-        tx_to: tx.to,
-        tx_value: toU256(tx.value),
-      }
+      const txValue = toU256(tx.value)
       const itemsFor = new Set<Address>()
+      // Every item is built with all its fields in one order: spreading `fields` over defaults
+      // made V8 build each object the slow way (~20 µs an item, most of this function's time).
       const item = (address: Address, type: ActivityType, fields: Partial<ActivityRecord>) => {
         itemsFor.add(address)
         rows.activity.push({
-          ...base,
           address,
+          chain_id: chainId,
+          block_number: blockNumber,
           seq: activitySeq++,
+          block_time: time,
+          tx_hash: tx.hash,
+          tx_index: tx.index,
           type,
-          asset_type: null,
-          token_address: null,
-          from_address: null,
-          to_address: null,
-          value: null,
-          token_id: null,
-          spender: null,
-          function_selector: null,
-          to_token_address: null,
-          to_value: null,
+          asset_type: fields.asset_type ?? null,
+          token_address: fields.token_address ?? null,
+          from_address: fields.from_address ?? null,
+          to_address: fields.to_address ?? null,
+          value: fields.value ?? null,
+          token_id: fields.token_id ?? null,
+          spender: fields.spender ?? null,
+          tx_from: tx.from,
+          tx_to: tx.to,
+          tx_value: txValue,
+          function_selector: fields.function_selector ?? null,
+          to_token_address: fields.to_token_address ?? null,
+          to_value: fields.to_value ?? null,
           value_usd: null,
-          transfer_seq: null,
-          ...fields,
+          transfer_seq: fields.transfer_seq ?? null,
         })
       }
 
