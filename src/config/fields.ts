@@ -341,6 +341,14 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
       'ERC4626 vaults not listed for the chain in DeFi positions: value (default), list (no USD value), off',
     valueName: 'value|list|off',
   },
+  {
+    key: 'deniedVaults',
+    env: 'SCRY_DENIED_VAULTS',
+    flag: '--denied-vault',
+    rule: addressListRule,
+    description: 'ERC4626 vaults never shown in DeFi positions, listed or not (default none)',
+    valueName: 'address',
+  },
 ]
 
 /** Defaults of every chain; `usdc`, `wrappedNative` and `dexFactories` come per chain from `dexDeployment`. */
@@ -358,4 +366,5 @@ export const CHAIN_DEFAULTS: Omit<
   minPoolLiquidityUsd: 1000,
   genesis: undefined,
   unlistedVaults: 'value',
+  deniedVaults: [],
 }

@@ -92,6 +92,7 @@ test('args: flags, one chain with every option', async () => {
       ],
       minPoolLiquidityUsd: ['8453=5000'],
       unlistedVaults: ['8453=list'],
+      deniedVault: ['8453=0x00000000000000000000000000000000000000DD'],
     },
   })
   expect(summary(config)).toMatchInlineSnapshot(`
@@ -103,6 +104,9 @@ test('args: flags, one chain with every option', async () => {
         {
           "batchSize": 20,
           "chainId": 8453,
+          "deniedVaults": [
+            "0x00000000000000000000000000000000000000dd",
+          ],
           "dexFactories": [
             {
               "address": "0x00000000000000000000000000000000000000c2",
@@ -197,6 +201,7 @@ test('args: environment', async () => {
         {
           "batchSize": 100,
           "chainId": 8453,
+          "deniedVaults": [],
           "dexFactories": [
             {
               "address": "0x8909dc15e40173ff4699343b6eb8132c65e18ec6",
@@ -313,6 +318,7 @@ export default {
         {
           "batchSize": 100,
           "chainId": 31337,
+          "deniedVaults": [],
           "dexFactories": [],
           "expectedChainId": 31337,
           "fetchConcurrency": 4,
@@ -419,7 +425,7 @@ test('error: every problem of a config file, reported together', async () => {
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"

@@ -155,6 +155,11 @@ export type ChainConfig = {
    */
   unlistedVaults: UnlistedVaults
   /**
+   * ERC4626 vaults never shown in DeFi positions, listed or detected (a vault that lies about
+   * its assets, or one an operator does not want to vouch for). Default none.
+   */
+  deniedVaults: Address[]
+  /**
    * The chain spec's `genesis.json` (absolute path): its `alloc` names the accounts funded at
    * genesis, whose balances are read in the first batch. Default none: Scry asks the node
    * (`debug_accountRange` at block 0, or a dev node's own accounts). See docs/indexer.md.
@@ -184,6 +189,7 @@ export type ChainFileConfig = {
   genesis?: string
   /** `value` | `list` | `off`. */
   unlistedVaults?: UnlistedVaults
+  deniedVaults?: string | string[]
 }
 
 /** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
@@ -247,4 +253,5 @@ export type ConfigFlags = {
   minPoolLiquidityUsd?: string[] | undefined
   genesis?: string[] | undefined
   unlistedVaults?: string[] | undefined
+  deniedVault?: string[] | undefined
 }

@@ -119,11 +119,11 @@ async function defiTokens(store: TestStore) {
     .execute()
 }
 
-/** The wallet's v1 answer with `unlistedVaults` set to `mode`. */
-async function positionsWith(store: TestStore, mode: UnlistedVaults) {
+/** The wallet's v1 answer with `unlistedVaults` set to `mode` (and `deniedVaults`). */
+async function positionsWith(store: TestStore, mode: UnlistedVaults, denied: Address[] = []) {
   const api = await createTestApi({
     store: store.store,
-    chains: [{ ...chain, unlistedVaults: mode }],
+    chains: [{ ...chain, unlistedVaults: mode, deniedVaults: denied }],
   })
   try {
     const res = await api.get(`/v1/evm/defi/positions/${lp}`)
@@ -204,6 +204,16 @@ for (const dialect of DIALECTS) {
         a.preview_redeem_raw,
         a.convert_to_assets_raw,
       ])
+    })
+
+    test('behavior: a denied vault is never shown, denying another address changes nothing', async () => {
+      const all = await positionsWith(side().store, 'value')
+      const denied = await positionsWith(side().store, 'value', [vault])
+      const other = await positionsWith(side().store, 'value', [plain])
+      const pools = (res: typeof all) => res.body.positions.map((p: any) => p.pool)
+      expect(pools(all)).toContain(vault)
+      expect(pools(denied)).toEqual(pools(all).filter((p: string) => p !== vault))
+      expect(other.body.positions).toEqual(all.body.positions)
     })
 
     test('behavior: unlistedVaults off leaves them out', async () => {

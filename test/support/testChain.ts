@@ -26,6 +26,7 @@ export function testChainConfig({
     minPoolLiquidityUsd: 1000,
     genesis: undefined,
     unlistedVaults: 'value',
+    deniedVaults: [],
     ...overrides,
   }
 }

@@ -10,7 +10,8 @@ import { fromU256, U256_ZERO } from '../../store/u256.ts'
  * The holdings of a wallet on one chain that may be DeFi positions, by index lookups on the
  * wallet's keys: its `token_balances` rows whose token is a trusted `uniswap_v2` pool of a
  * configured factory (pools' primary key), a listed vault, Lido's stETH or wstETH, or (unless
- * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), and
+ * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), but
+ * never a vault of `deniedVaults`, and
  * its `nft_holdings` rows of the chain's V3 position managers. At most `limit`, in (type, address, token id)
  * order; `total` counts all.
  */
@@ -21,7 +22,7 @@ export async function readDefiCandidates({
   limit,
 }: {
   db: Kysely<Database>
-  chain: Pick<ChainConfig, 'chainId' | 'dexFactories' | 'defi' | 'unlistedVaults'>
+  chain: Pick<ChainConfig, 'chainId' | 'dexFactories' | 'defi' | 'unlistedVaults' | 'deniedVaults'>
   wallet: Address
   limit: number
 }): Promise<{ candidates: DefiCandidate[]; total: number }> {
@@ -40,6 +41,7 @@ export async function readDefiCandidates({
       : [],
   )
   const listed = [...vaults, ...lidoKinds.keys()]
+  const denied = new Set<string>(chain.deniedVaults)
 
   const [pairs, listedRows, detected, nfts] = await Promise.all([
     factories.length === 0
@@ -123,6 +125,7 @@ export async function readDefiCandidates({
         .filter((r) => !vaults.includes(r.token as Address))
         .map((r) => ({ vault: r.token as Address, listed: false })),
     ]
+      .filter((v) => !denied.has(v.vault))
       .sort((a, b) => (a.vault < b.vault ? -1 : a.vault > b.vault ? 1 : 0))
       .map((v): DefiCandidate => ({ type: 'erc4626', owner: wallet, ...v })),
     ...lidoRows.flatMap((r): DefiCandidate[] => {

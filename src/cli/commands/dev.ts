@@ -234,6 +234,7 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     // anvil's funded accounts are its own dev accounts, which the indexer asks it for.
     genesis: undefined,
     unlistedVaults: 'value',
+    deniedVaults: [],
     ...worldPricing(chain.world),
     ...worldDefi(chain.world),
   }
