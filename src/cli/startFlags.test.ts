@@ -150,6 +150,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => chain1(c)?.unlistedVaults,
       want: 'list',
     },
+    '--denied-vault': {
+      args: ['--denied-vault', '1=0x00000000000000000000000000000000000000AA'],
+      read: (c) => chain1(c)?.deniedVaults,
+      want: ['0x00000000000000000000000000000000000000aa'],
+    },
     '--response-profile': {
       args: ['--response-profile', 'sim'],
       read: (c) => c.server.responseProfile,
