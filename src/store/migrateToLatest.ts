@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
 import type { DialectCaps } from './dialect.ts'
 import * as m0001 from './migrations/0001_initial.ts'
 import * as m0002 from './migrations/0002_api.ts'
@@ -53,14 +53,26 @@ export async function migrateToLatest({
   onStart?: (name: string) => void
 }): Promise<{ applied: string[] }> {
   if (upTo !== undefined && !(upTo in MIGRATIONS)) throw new Error(`No migration ${upTo}`)
+  // Kysely runs a migration in a transaction only where its adapter calls DDL transactional
+  // (PostgreSQL). SQLite's DDL is transactional too: wrap it here, so that a migration that
+  // rebuilds tables (copy, drop, rename) is all or nothing on both engines.
+  const wrap = !db.getExecutor().adapter.supportsTransactionalDdl
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {}
       for (const [name, module] of Object.entries(MIGRATIONS)) {
         out[name] = {
-          up: (k) => {
+          up: async (k) => {
             onStart?.(name)
-            return module.up(k, caps)
+            if (!wrap) return module.up(k, caps)
+            await sql`begin`.execute(k)
+            try {
+              await module.up(k, caps)
+              await sql`commit`.execute(k)
+            } catch (error) {
+              await sql`rollback`.execute(k)
+              throw error
+            }
           },
         }
       }

@@ -17,19 +17,6 @@ import type { DialectCaps } from '../dialect.ts'
  * Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
-  // Kysely runs PostgreSQL migrations in a transaction, SQLite ones not: make this one atomic.
-  if (caps.name !== 'sqlite') return rebuild(db, caps)
-  await sql`begin`.execute(db)
-  try {
-    await rebuild(db, caps)
-    await sql`commit`.execute(db)
-  } catch (error) {
-    await sql`rollback`.execute(db)
-    throw error
-  }
-}
-
-async function rebuild(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   const int = caps.intType
   const u256 = caps.u256Type
   const keyOrdered = <T extends string, C extends string>(t: CreateTableBuilder<T, C>) =>

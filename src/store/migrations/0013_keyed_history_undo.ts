@@ -8,19 +8,6 @@ import type { DialectCaps } from '../dialect.ts'
  * this migration get those entries here, from their markers. Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
-  // Kysely runs PostgreSQL migrations in a transaction, SQLite ones not: make this one atomic.
-  if (caps.name !== 'sqlite') return moveUndo(db, caps)
-  await sql`begin`.execute(db)
-  try {
-    await moveUndo(db, caps)
-    await sql`commit`.execute(db)
-  } catch (error) {
-    await sql`rollback`.execute(db)
-    throw error
-  }
-}
-
-async function moveUndo(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   const keys = {
     activity: ['address', 'block_time', 'chain_id', 'block_number', 'seq'],
     address_transactions: ['address', 'block_time', 'chain_id', 'block_number', 'tx_index'],

@@ -10,14 +10,7 @@ import type { DialectCaps } from '../dialect.ts'
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   if (caps.name === 'postgres') return alterPostgres(db)
-  await sql`begin`.execute(db)
-  try {
-    await rebuildSqlite(db, caps)
-    await sql`commit`.execute(db)
-  } catch (error) {
-    await sql`rollback`.execute(db)
-    throw error
-  }
+  return rebuildSqlite(db, caps)
 }
 
 /** `["0xaa…","0xbb…"]` as the hex digits of the topics one after another. */

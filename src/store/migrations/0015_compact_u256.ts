@@ -27,19 +27,6 @@ const ZERO = '00'
  * compare with zero) move together, in one transaction on both engines. Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
-  // Kysely runs PostgreSQL migrations in a transaction, SQLite ones not: make this one atomic.
-  if (caps.name !== 'sqlite') return compact(db, caps)
-  await sql`begin`.execute(db)
-  try {
-    await compact(db, caps)
-    await sql`commit`.execute(db)
-  } catch (error) {
-    await sql`rollback`.execute(db)
-    throw error
-  }
-}
-
-async function compact(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   const sqlite = caps.name === 'sqlite'
   /** The compact form of 64-digit text (other text, and null, as it is). */
   const convert = (value: Expression<unknown> | RawBuilder<unknown>) => {
