@@ -42,3 +42,21 @@ export const lidoAbi = parseAbi([
   'function sharesOf(address owner) view returns (uint256)',
   'function getStETHByWstETH(uint256 wstETHAmount) view returns (uint256)',
 ])
+
+/** Aave V3 aTokens and variable debt tokens (both scaled-balance tokens of one pool). */
+export const aaveV3TokenAbi = parseAbi([
+  'function POOL() view returns (address)',
+  'function UNDERLYING_ASSET_ADDRESS() view returns (address)',
+  'function balanceOf(address owner) view returns (uint256)',
+  'function scaledBalanceOf(address owner) view returns (uint256)',
+])
+
+/**
+ * Aave V3's Pool. `getReserveData` answers the 15-word `ReserveDataLegacy` struct (also in
+ * 3.2+); cut after the variable debt token. Aave V2's 12-word struct puts other addresses in
+ * these words, so a V2 token never matches.
+ */
+export const aaveV3PoolAbi = parseAbi([
+  'function getReserveData(address asset) view returns (uint256 configuration, uint128 liquidityIndex, uint128 currentLiquidityRate, uint128 variableBorrowIndex, uint128 currentVariableBorrowRate, uint128 currentStableBorrowRate, uint40 lastUpdateTimestamp, uint16 id, address aTokenAddress, address stableDebtTokenAddress, address variableDebtTokenAddress)',
+  'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
+])

@@ -24,6 +24,11 @@ export type DefiDeployment = {
   vaults: DefiVault[]
   /** Lido's stETH and wstETH, where deployed (`Tokenized` positions `StETH`, `WstETH`). */
   lido?: DefiLido | undefined
+  /**
+   * Aave V3 pools whose aTokens and variable debt tokens are `Tokenized` positions (`AtokenV3`,
+   * `AaveV3VariableDebt`); the tokens themselves are found at ingest (`probeDefiTokens`).
+   */
+  aaveV3Pools?: Address[] | undefined
 }
 
 /** Lido's stETH (the pool ether is staked into) and its wrapper wstETH. */
@@ -48,13 +53,16 @@ const names = (entries: [factory: string, name: string][]) =>
 const NPM = '0xC36442b4a4522E871399CD717aBDD847Ab11FE88'
 const UNISWAP_V3_FACTORY = '0x1F98431c8aD98523631AE4a59f267346ea31F984'
 const SUSHI_V2_L2 = '0xc35DADB65012eC5796536bD9864eD8773aBc74C4'
+/** Aave V3's Pool on Optimism, Polygon and Arbitrum (one CREATE2 address). */
+const AAVE_V3_POOL_L2 = addr('0x794a61358D6845594F94dc1DB02A252b5b4814aD')
 
 /**
  * Shipped deployments on the chains with DeFi positions (spec/decisions.md: 1, 10, 130, 137,
  * 8453, 42161): Uniswap V3 NonfungiblePositionManagers with their factory (as in
  * `@uniswap/sdk-core` `CHAIN_TO_ADDRESSES_MAP`, read 2026-11-24), and the fork names of the
- * V2 factories shipped in `src/prices/dexDeployments.ts`, and Lido's stETH and wstETH on chain
- * 1. No vault is listed yet: unlisted vault detection is a later step. A chain's `defi` config replaces its entry.
+ * V2 factories shipped in `src/prices/dexDeployments.ts`, Aave V3's Pool where Aave is
+ * deployed (as in `@aave-dao/aave-address-book` `AaveV3<Chain>.POOL`, read 2026-11-24; no Aave
+ * on 130), and Lido's stETH and wstETH on chain 1. No vault is listed yet: unlisted vault detection is a later step. A chain's `defi` config replaces its entry.
  */
 export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
   [
@@ -66,6 +74,7 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
         ['0xC0AEe478e3658e2610c5F7A4A2E1777cE9e4f2Ac', 'SushiSwapV2'],
       ]),
       vaults: [],
+      aaveV3Pools: [addr('0x87870Bca3F3fD6335C3F4ce8392D69350B4fA4E2')],
       // As in `@lido-sdk/constants` 3.3.0 `tokens.js`.
       lido: {
         stEth: addr('0xae7ab96520DE3A18E5e111B5EaAb095312D7fE84'),
@@ -79,6 +88,7 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
       v3Managers: [uniswapV3(NPM, UNISWAP_V3_FACTORY)],
       v2Protocols: names([['0x0c3c1c532F1e39EdF36BE9Fe0bE1410313E074Bf', 'UniswapV2']]),
       vaults: [],
+      aaveV3Pools: [AAVE_V3_POOL_L2],
     },
   ],
   [
@@ -104,6 +114,7 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
         [SUSHI_V2_L2, 'SushiSwapV2'],
       ]),
       vaults: [],
+      aaveV3Pools: [AAVE_V3_POOL_L2],
     },
   ],
   [
@@ -117,6 +128,7 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
       ],
       v2Protocols: names([['0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6', 'UniswapV2']]),
       vaults: [],
+      aaveV3Pools: [addr('0xA238Dd80C259a72e81d7e4664a9801593F98d1c5')],
     },
   ],
   [
@@ -128,6 +140,7 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
         [SUSHI_V2_L2, 'SushiSwapV2'],
       ]),
       vaults: [],
+      aaveV3Pools: [AAVE_V3_POOL_L2],
     },
   ],
 ])

@@ -1,20 +1,16 @@
-import { encodeFunctionData } from 'viem'
 import { callContracts } from '../evm/read/callContracts.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import type { Store } from '../store/createStore.ts'
 import { sleep } from '../utils/sleep.ts'
-import { decodeVaultAsset } from './decodeVaultAsset.ts'
-import { erc4626Abi } from './defiAbis.ts'
-import { probeVaults } from './probeVaults.ts'
-
-const ASSET = encodeFunctionData({ abi: erc4626Abi, functionName: 'asset' })
+import { DEFI_PROBE_CALLS, probeDefiTokens } from './probeDefiTokens.ts'
 
 /**
- * The one-time ERC4626 probe of tokens stored before migration 0011 (listed in
- * `defi_token_probes`; tokens first seen later are probed by their batch). Pages through
- * the list, reads `asset()` and then `probeVaults` at the chain's checkpoint by block hash,
- * and in one transaction records the vaults in `defi_tokens` and takes the page off the list,
+ * The one-time DeFi token probe of tokens stored before migrations 0011 (vaults) and 0016
+ * (Aave tokens), listed in `defi_token_probes`; tokens first seen later are probed by their
+ * batch. Pages through the list, asks `DEFI_PROBE_CALLS` and then `probeDefiTokens` at the
+ * chain's checkpoint by block hash, and in one transaction records what it found in
+ * `defi_tokens` and takes the page off the list,
  * so a restart goes on where it stopped. A page read at a block the node no longer has (a
  * reorg meanwhile) stays on the list for the next pass. Rows written here are not in the undo
  * log: they describe contracts that existed before the migration, and a batch that later sees
@@ -32,10 +28,10 @@ export async function probeStoredTokens({
   chainId: number
   pageSize?: number
   signal?: AbortSignal | undefined
-}): Promise<{ probed: number; vaults: number }> {
+}): Promise<{ probed: number; found: number }> {
   const { db } = store
   let probed = 0
-  let vaults = 0
+  let defiTokens = 0
   while (!signal?.aborted) {
     const checkpoint = await store.getCheckpoint(chainId)
     if (!checkpoint) break
@@ -53,23 +49,25 @@ export async function probeStoredTokens({
     const blockNumber = BigInt(checkpoint.blockNumber)
     const blockHash = checkpoint.blockHash as Hex
     const sig = signal ? { signal } : {}
-    const assets = await callContracts({
+    const n = DEFI_PROBE_CALLS.length
+    const answers = await callContracts({
       rpc,
       blockNumber,
       blockHash,
-      calls: page.map((t) => ({ to: t.address as Address, data: ASSET })),
+      calls: page.flatMap((t) =>
+        DEFI_PROBE_CALLS.map((data) => ({ to: t.address as Address, data })),
+      ),
       ...sig,
     })
-    const found = await probeVaults({
+    const found = await probeDefiTokens({
       rpc,
       blockNumber,
       blockHash,
-      probes: page.flatMap((t, i) => {
-        const asset = decodeVaultAsset(assets[i])
-        return asset
-          ? [{ vault: t.address as Address, asset, decimals: t.decimals ?? undefined }]
-          : []
-      }),
+      tokens: page.map((t, i) => ({
+        token: t.address as Address,
+        decimals: t.decimals ?? undefined,
+        answers: answers.slice(n * i, n * i + n),
+      })),
       ...sig,
     })
     const still = await rpc.request<unknown>(
@@ -85,11 +83,12 @@ export async function probeStoredTokens({
         await trx
           .insertInto('defi_tokens')
           .values(
-            [...found].map(([address, underlying]) => ({
+            [...found].map(([address, { kind, underlying, pool }]) => ({
               chain_id: chainId,
               address,
-              kind: 'erc4626' as const,
+              kind,
               underlying,
+              pool,
               block_number: checkpoint.blockNumber,
             })),
           )
@@ -106,7 +105,7 @@ export async function probeStoredTokens({
         .execute()
     })
     probed += page.length
-    vaults += found.size
+    defiTokens += found.size
   }
-  return { probed, vaults }
+  return { probed, found: defiTokens }
 }

@@ -10,7 +10,7 @@ export type VaultProbe = { vault: Address; asset: Address; decimals: number | un
 const TOTAL_ASSETS = encodeFunctionData({ abi: erc4626Abi, functionName: 'totalAssets' })
 
 /**
- * The second round of the ERC4626 probe (the first is `asset()`, `decodeVaultAsset`), in one
+ * The second round of the ERC4626 probe (the first is `asset()`, `decodeAddressWord`), in one
  * batch at one block, by hash where given: a token is a vault when its asset has code and both
  * `totalAssets()` and `convertToAssets(10^decimals)` answer a uint256. Returns vault → asset.
  * Nothing here is trusted for values: unlisted vaults are checked again at request time.

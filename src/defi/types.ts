@@ -33,6 +33,18 @@ export type DefiCandidate =
       /** stETH balances are shares at a rate; wstETH is a plain ERC20 of stETH shares. */
       kind: 'steth' | 'wsteth'
     }
+  | {
+      type: 'aave_v3'
+      owner: Address
+      token: Address
+      kind: AaveKind
+      /** The configured pool the token belongs to (`defi_tokens.pool`). */
+      pool: Address
+      underlying: Address
+    }
+
+/** An aToken (supplied) or a variable debt token (borrowed). */
+export type AaveKind = 'atoken' | 'vdebt'
 
 export type UniswapV2Position = {
   type: 'uniswap_v2'
@@ -100,7 +112,28 @@ export type LidoPosition = {
   holdings: bigint
 }
 
-export type DefiPosition = UniswapV2Position | UniswapV3Position | Erc4626Position | LidoPosition
+/** An Aave V3 aToken or variable debt token held directly. */
+export type AaveV3Position = {
+  type: 'aave_v3'
+  owner: Address
+  token: Address
+  kind: AaveKind
+  pool: Address
+  underlying: Address
+  /** `scaledBalanceOf`: the balance divided by the reserve's index when last touched. */
+  scaledBalance: bigint
+  /** `balanceOf`: what is supplied or owed now, interest included, in the underlying. */
+  balance: bigint
+  /** The owner's health factor in the pool (WAD), null without debt (2^256 - 1). */
+  healthFactor: bigint | null
+}
+
+export type DefiPosition =
+  | UniswapV2Position
+  | UniswapV3Position
+  | Erc4626Position
+  | LidoPosition
+  | AaveV3Position
 
 /**
  * Why a candidate has no value: `read_failed` (a call reverted or returned something that does

@@ -2,8 +2,24 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Abi } from 'viem'
 import type { Hex } from '../evm/types.ts'
+import type { LinkReferences } from './linkBytecode.ts'
 
-export type Artifact = { abi: Abi; bytecode: Hex }
+export type Artifact = {
+  abi: Abi
+  bytecode: Hex
+  /** Library placeholders to fill before deploying (`linkBytecode`); Hardhat artifacts only. */
+  linkReferences?: LinkReferences
+}
+
+/** Aave V3 (`@aave/core-v3`, Hardhat): contract name → its artifact, from the source path. */
+function aaveV3<const T extends Record<string, string>>(sources: T) {
+  return Object.fromEntries(
+    Object.entries(sources).map(([name, source]) => [
+      name,
+      `@aave/core-v3/artifacts/contracts/${source}/${name}.json`,
+    ]),
+  ) as { [K in keyof T]: string }
+}
 
 /** Where each npm artifact lives (package-relative JSON files as published). */
 const ARTIFACT_PATHS = {
@@ -18,6 +34,27 @@ const ARTIFACT_PATHS = {
   NonfungiblePositionManager:
     '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
   QuoterV2: '@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json',
+  ...aaveV3({
+    PoolAddressesProvider: 'protocol/configuration/PoolAddressesProvider.sol',
+    ACLManager: 'protocol/configuration/ACLManager.sol',
+    Pool: 'protocol/pool/Pool.sol',
+    PoolConfigurator: 'protocol/pool/PoolConfigurator.sol',
+    DefaultReserveInterestRateStrategy: 'protocol/pool/DefaultReserveInterestRateStrategy.sol',
+    AToken: 'protocol/tokenization/AToken.sol',
+    VariableDebtToken: 'protocol/tokenization/VariableDebtToken.sol',
+    StableDebtToken: 'protocol/tokenization/StableDebtToken.sol',
+    AaveOracle: 'misc/AaveOracle.sol',
+    AaveProtocolDataProvider: 'misc/AaveProtocolDataProvider.sol',
+    MockAggregator: 'mocks/oracle/CLAggregators/MockAggregator.sol',
+    SupplyLogic: 'protocol/libraries/logic/SupplyLogic.sol',
+    BorrowLogic: 'protocol/libraries/logic/BorrowLogic.sol',
+    LiquidationLogic: 'protocol/libraries/logic/LiquidationLogic.sol',
+    EModeLogic: 'protocol/libraries/logic/EModeLogic.sol',
+    BridgeLogic: 'protocol/libraries/logic/BridgeLogic.sol',
+    FlashLoanLogic: 'protocol/libraries/logic/FlashLoanLogic.sol',
+    PoolLogic: 'protocol/libraries/logic/PoolLogic.sol',
+    ConfiguratorLogic: 'protocol/libraries/logic/ConfiguratorLogic.sol',
+  }),
 } as const
 
 export type ArtifactName = keyof typeof ARTIFACT_PATHS
@@ -41,10 +78,16 @@ export function loadArtifact(name: ArtifactName): Artifact {
   const json = JSON.parse(readFileSync(require.resolve(ARTIFACT_PATHS[name]), 'utf8')) as {
     abi: Abi
     bytecode: string
+    linkReferences?: LinkReferences
   }
   // Truffle and Hardhat artifacts carry a 0x prefix, the Waffle builds of Uniswap V2 do not.
   const bytecode = (json.bytecode.startsWith('0x') ? json.bytecode : `0x${json.bytecode}`) as Hex
-  const artifact = { abi: json.abi, bytecode }
+  const links = json.linkReferences ?? {}
+  const artifact = {
+    abi: json.abi,
+    bytecode,
+    ...(Object.keys(links).length > 0 ? { linkReferences: links } : {}),
+  }
   loaded.set(name, artifact)
   return artifact
 }

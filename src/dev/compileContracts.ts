@@ -30,6 +30,7 @@ export type DevContractName =
   | 'GasBurnerVault'
   | 'DemoStETH'
   | 'DemoWstETH'
+  | 'LookalikeAToken'
 
 export type CompiledContracts = Record<DevContractName, CompiledContract>
 

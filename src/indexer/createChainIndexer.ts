@@ -112,8 +112,12 @@ export function createChainIndexer({
   /** Tokens stored before ERC4626 detection existed are probed once, beside the pipeline. */
   function probeInBackground(signal: AbortSignal): Promise<void> {
     return probeStoredTokens({ store, rpc, chainId, signal }).then(
-      ({ probed, vaults }) => {
-        if (probed > 0) log.info({ tokens: probed, vaults }, 'Stored tokens probed for ERC4626')
+      ({ probed, found }) => {
+        if (probed > 0)
+          log.info(
+            { tokens: probed, defiTokens: found },
+            'Stored tokens probed for vaults and Aave tokens',
+          )
       },
       (error: unknown) => {
         if (!signal.aborted)

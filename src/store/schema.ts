@@ -280,13 +280,20 @@ export type NftHoldingTable = {
 }
 
 /** What a token is to DeFi positions (migration 0011); a state table, undone on reorgs. */
+/**
+ * `erc4626`: a vault whose shares are this token; `aave_v3_atoken`, `aave_v3_vdebt`: an Aave V3
+ * aToken or variable debt token, as its pool's `getReserveData` says.
+ */
+export type DefiTokenKind = 'erc4626' | 'aave_v3_atoken' | 'aave_v3_vdebt'
+
 export type DefiTokenTable = {
   chain_id: number
   address: string
-  /** `erc4626`: a vault whose shares are this token. */
-  kind: 'erc4626'
-  /** The vault's `asset()`. */
+  kind: DefiTokenKind
+  /** The vault's `asset()`, the Aave token's `UNDERLYING_ASSET_ADDRESS()`. */
   underlying: string | null
+  /** The Aave pool the token names (`POOL()`, migration 0016); null for vaults. */
+  pool: string | null
   /** Block of the batch (or of the checkpoint, for the one-time probe) that found it. */
   block_number: number
 }

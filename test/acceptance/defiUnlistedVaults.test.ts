@@ -256,7 +256,7 @@ test('behavior: tokens stored before detection are probed once', async () => {
         .values([vault, plain, w.tka].map((address) => ({ chain_id: CHAIN_ID, address })))
         .execute()
       const done = await probeStoredTokens({ store: side.store.store, rpc, chainId: CHAIN_ID })
-      expect(done).toEqual({ probed: 3, vaults: 1 })
+      expect(done).toEqual({ probed: 3, found: 1 })
       const rows = await defiTokens(side.store)
       expect(rows.find((r) => r.address === vault)?.underlying).toBe(w.tka)
       expect(rows.map((r) => r.address)).not.toContain(plain)
@@ -264,7 +264,7 @@ test('behavior: tokens stored before detection are probed once', async () => {
       // Recorded: a second pass has nothing to do.
       expect(await probeStoredTokens({ store: side.store.store, rpc, chainId: CHAIN_ID })).toEqual({
         probed: 0,
-        vaults: 0,
+        found: 0,
       })
     }
   } finally {

@@ -51,7 +51,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0015 (compact history)', () => {
+describe('migrations 0012 to 0016 (compact history, Aave tokens)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -68,9 +68,20 @@ describe('migrations 0012 to 0015 (compact history)', () => {
             '0013_keyed_history_undo',
             '0014_history_bytes',
             '0015_compact_u256',
+            '0016_defi_token_pool',
           ],
         })
         await expectSameData(fresh.store, migrated)
+        // 0016 queued every stored ERC20 token that is no DeFi token for the one-time probe.
+        const queued = await migrated.db.selectFrom('defi_token_probes').select('address').execute()
+        const erc20 = await fresh.store.db
+          .selectFrom('tokens')
+          .select('address')
+          .where('standard', '=', 'erc20')
+          .where('address', 'not in', (eb) => eb.selectFrom('defi_tokens').select('address'))
+          .execute()
+        expect(queued.map((r) => r.address).sort()).toEqual(erc20.map((r) => r.address).sort())
+        expect(queued.length).toBeGreaterThan(3)
         // 0013 named the rows of every batch kept for undo, as the indexer does now.
         const freshUndo = await undoEntries(fresh.store)
         expect(freshUndo.filter((e) => e.startsWith('activity|')).length).toBeGreaterThan(10)
@@ -211,6 +222,10 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
       )
     } else if (table === 'logs') {
       rows = (await from.db.selectFrom('logs').selectAll().execute()).map(fromStoredLog)
+    } else if (table === 'defi_tokens') {
+      rows = (await from.db.selectFrom('defi_tokens').selectAll().execute()).map(
+        ({ pool, ...row }) => row,
+      )
     } else if (table === 'undo_log') {
       rows = (await from.db.selectFrom('undo_log').selectAll().orderBy('id').execute())
         .filter((row) => !(row.table_name in KEYED_HISTORY))

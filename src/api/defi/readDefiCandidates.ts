@@ -11,8 +11,9 @@ import { fromU256, U256_ZERO } from '../../store/u256.ts'
  * wallet's keys: its `token_balances` rows whose token is a trusted `uniswap_v2` pool of a
  * configured factory (pools' primary key), a listed vault, Lido's stETH or wstETH, or (unless
  * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), but
- * never a vault of `deniedVaults`, and
- * its `nft_holdings` rows of the chain's V3 position managers. At most `limit`, in (type, address, token id)
+ * never a vault of `deniedVaults`, or an Aave token of one of the chain's Aave V3 pools
+ * (`defi_tokens` aave kinds, its pool configured), and its `nft_holdings` rows of the chain's
+ * V3 position managers. At most `limit`, in (type, address, token id)
  * order; `total` counts all.
  */
 export async function readDefiCandidates({
@@ -42,8 +43,9 @@ export async function readDefiCandidates({
   )
   const listed = [...vaults, ...lidoKinds.keys()]
   const denied = new Set<string>(chain.deniedVaults)
+  const aavePools = deployment.aaveV3Pools ?? []
 
-  const [pairs, listedRows, detected, nfts] = await Promise.all([
+  const [pairs, listedRows, detected, nfts, aave] = await Promise.all([
     factories.length === 0
       ? []
       : db
@@ -96,6 +98,21 @@ export async function readDefiCandidates({
           .orderBy('contract')
           .orderBy('token_id')
           .execute(),
+    aavePools.length === 0
+      ? []
+      : db
+          .selectFrom('token_balances as b')
+          .innerJoin('defi_tokens as d', (j) =>
+            j.onRef('d.chain_id', '=', 'b.chain_id').onRef('d.address', '=', 'b.token'),
+          )
+          .select(['b.token', 'd.kind', 'd.pool', 'd.underlying'])
+          .where('b.address', '=', wallet)
+          .where('b.chain_id', '=', chainId)
+          .where('b.balance', '!=', U256_ZERO)
+          .where('d.kind', 'in', ['aave_v3_atoken', 'aave_v3_vdebt'])
+          .where('d.pool', 'in', aavePools)
+          .orderBy('b.token')
+          .execute(),
   ])
 
   const vaultRows = listedRows.filter((r) => vaults.includes(r.token as Address))
@@ -132,6 +149,20 @@ export async function readDefiCandidates({
       const kind = lidoKinds.get(r.token as Address)
       return kind ? [{ type: 'lido', owner: wallet, token: r.token as Address, kind }] : []
     }),
+    ...aave.flatMap((r): DefiCandidate[] =>
+      r.pool && r.underlying
+        ? [
+            {
+              type: 'aave_v3',
+              owner: wallet,
+              token: r.token as Address,
+              kind: r.kind === 'aave_v3_atoken' ? 'atoken' : 'vdebt',
+              pool: r.pool as Address,
+              underlying: r.underlying as Address,
+            },
+          ]
+        : [],
+    ),
   ]
   return { candidates: candidates.slice(0, limit), total: candidates.length }
 }

@@ -111,6 +111,8 @@ function tokensOf(position: DefiPosition): Address[] {
       return [position.vault, position.asset]
     case 'lido':
       return [position.token]
+    case 'aave_v3':
+      return [position.token, position.underlying]
     default: {
       const never: never = position
       throw new Error(`Unknown position type ${(never as { type: string }).type}.`)

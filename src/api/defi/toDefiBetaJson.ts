@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox'
 import { WarningSchema } from '../params.ts'
 import type { DefiAnswer } from './combineDefiChains.ts'
+import { HealthFactor, TokenizedTypes } from './tokenizedFields.ts'
 import { NFT_RANGE_BASE_FIELDS, toNftRangeBase } from './toNftRangeBase.ts'
 import type { DefiAmount, DefiToken, ValuedDefiPosition } from './valueDefiPositions.ts'
 
@@ -49,16 +50,20 @@ const Erc4626 = Type.Object({
 const Tokenized = Type.Object({
   type: Type.Literal('Tokenized'),
   ...Common,
-  token_type: Type.Union([Type.Literal('StETH'), Type.Literal('WstETH')]),
+  token_type: TokenizedTypes,
   ...tokenFields('token'),
-  calculated_balance: Type.Number({ description: 'Scaled balance in whole units (stETH shares)' }),
+  calculated_balance: Type.Number({
+    description:
+      'Scaled balance in whole units (stETH shares, Aave scaledBalanceOf); debt negative',
+  }),
   balance_raw: Raw,
   price_in_usd: Type.Optional(Type.Number({ description: 'USD per token of the balance' })),
   underlying_token: Type.String(),
   underlying_token_price: Num,
   holdings: Num,
   holdings_raw: Raw,
-  lending_pool: Type.String({ description: 'Lido: the stETH contract' }),
+  lending_pool: Type.String({ description: 'Lido: the stETH contract; Aave: the Pool' }),
+  health_factor: Type.Optional(HealthFactor),
 })
 const UniswapV2 = Type.Object({
   type: Type.Literal('UniswapV2'),
@@ -159,6 +164,7 @@ function toPosition(p: ValuedDefiPosition): Flat {
         ...opt('underlying_token_price', p.underlying.priceUsd),
         ...amount('holdings', p.holdings),
         lending_pool: p.lendingPool,
+        ...(p.healthFactor === undefined ? {} : { health_factor: p.healthFactor }),
       }
     case 'UniswapV2':
       return {

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox'
 import { WarningSchema } from '../params.ts'
 import type { DefiAnswer } from './combineDefiChains.ts'
+import { HealthFactor, TokenizedTypes } from './tokenizedFields.ts'
 import { NFT_RANGE_BASE_FIELDS, toNftRangeBase } from './toNftRangeBase.ts'
 import type { DefiAmount, DefiToken, ValuedDefiPosition } from './valueDefiPositions.ts'
 
@@ -56,17 +57,25 @@ const Erc4626 = Type.Object({
 const Tokenized = Type.Object({
   type: Type.Literal('Tokenized'),
   ...Common,
-  token_type: Type.Union([Type.Literal('StETH'), Type.Literal('WstETH')]),
+  token_type: TokenizedTypes,
   token: Type.Object(TokenRef),
   underlying_token: Type.Object({
-    address: Type.String({ description: 'ETH as the wrapped native token for stETH; stETH' }),
-    holdings: Units,
+    address: Type.String({
+      description: 'ETH as the wrapped native token for stETH; stETH for wstETH; Aave: the asset',
+    }),
+    holdings: Type.Optional(
+      Type.Number({ description: 'Worth in the underlying (Aave balanceOf); debt negative' }),
+    ),
     holdings_raw: Raw,
   }),
-  lending_pool: Type.String({ description: 'Lido: the stETH contract' }),
-  balance: Type.Number({ description: 'Scaled balance in whole units (stETH shares)' }),
+  lending_pool: Type.String({ description: 'Lido: the stETH contract; Aave: the Pool' }),
+  balance: Type.Number({
+    description:
+      'Scaled balance in whole units (stETH shares, Aave scaledBalanceOf); debt negative',
+  }),
   balance_raw: Raw,
   price_usd: Type.Optional(Type.Number({ description: 'USD per token of the balance' })),
+  health_factor: Type.Optional(HealthFactor),
 })
 const UniswapV2 = Type.Object({
   type: Type.Literal('UniswapV2'),
@@ -175,6 +184,7 @@ function toPosition(p: ValuedDefiPosition, chain: string): PositionJson {
         balance: p.balance.units ?? 0,
         balance_raw: p.balance.raw.toString(),
         ...optKey('price_usd', p.unitPriceUsd),
+        ...(p.healthFactor === undefined ? {} : { health_factor: p.healthFactor }),
       }
     case 'UniswapV2':
       return {

@@ -62,18 +62,30 @@ export type ValuedDefiPosition = {
     }
   | {
       type: 'Tokenized'
-      tokenType: 'StETH' | 'WstETH'
+      tokenType: TokenizedType
       token: DefiToken
-      /** The scaled balance: stETH shares, or wstETH. */
+      /**
+       * The scaled balance: stETH shares, wstETH, Aave's `scaledBalanceOf`. Negative for debt,
+       * as are `holdings` and the value.
+       */
       balance: DefiAmount
       /** USD per whole `balance` unit, when the underlying is priced. */
       unitPriceUsd?: number
-      /** ETH (as the wrapped native token) for stETH, stETH for wstETH; priced as ETH. */
+      /**
+       * ETH (as the wrapped native token) for stETH, stETH for wstETH (priced as ETH), the
+       * reserve's asset for Aave.
+       */
       underlying: DefiToken
+      /** What the balance is worth in the underlying: Aave's `balanceOf` (interest included). */
       holdings: DefiAmount
+      /** Lido: stETH; Aave: the Pool. */
       lendingPool: Address
+      /** Aave: the owner's health factor in the pool, null without debt. */
+      healthFactor?: number | null
     }
 )
+
+export type TokenizedType = 'StETH' | 'WstETH' | 'AtokenV3' | 'AaveV3VariableDebt'
 
 const TYPE_ORDER = ['Erc4626', 'Nft', 'Tokenized', 'UniswapV2'] as const
 
@@ -84,6 +96,7 @@ const TYPE_ORDER = ['Erc4626', 'Nft', 'Tokenized', 'UniswapV2'] as const
  * `priceUnlistedVaults` (config `unlistedVaults: list`), shares of unlisted vaults are shown
  * as if their underlying token had no price: holdings, no USD value. Lido's stETH and wstETH
  * are valued at what they redeem for, priced as ETH (`wrappedNative`), not at their own market.
+ * Aave tokens are valued at their `balanceOf` in the reserve's asset; debt counts negative.
  */
 export function valueDefiPositions({
   chainId,
@@ -188,6 +201,28 @@ export function valueDefiPositions({
         })
         break
       }
+      case 'aave_v3': {
+        const sign = p.kind === 'vdebt' ? -1n : 1n
+        const underlying = token(p.underlying)
+        const holdings = toAmount(underlying, sign * p.balance)
+        const balance = { ...amount(p.token, sign * p.scaledBalance), valueUsd: 0 }
+        out.push({
+          type: 'Tokenized',
+          tokenType: p.kind === 'atoken' ? 'AtokenV3' : 'AaveV3VariableDebt',
+          chainId,
+          protocol: 'AaveV3',
+          pool: p.pool,
+          token: token(p.token),
+          balance,
+          ...perUnit(holdings.valueUsd, balance, underlying.priceUsd !== undefined),
+          underlying,
+          holdings,
+          lendingPool: p.pool,
+          healthFactor: p.healthFactor === null ? null : wadToNumber(p.healthFactor),
+          valueUsd: holdings.valueUsd,
+        })
+        break
+      }
       default: {
         const never: never = p
         throw new Error(`Unknown position type ${(never as { type: string }).type}.`)
@@ -244,9 +279,14 @@ export function compareDefiPositions(a: ValuedDefiPosition, b: ValuedDefiPositio
 
 /** Value per whole unit held, when everything it is made of is priced. */
 function perUnit(valueUsd: number, held: DefiAmount, priced: boolean) {
-  return priced && held.units !== undefined && held.units > 0
+  return priced && held.units !== undefined && held.units !== 0
     ? { unitPriceUsd: valueUsd / held.units }
     : {}
+}
+
+/** An 18-decimal fixed-point number as a float (exact to 15 significant digits). */
+function wadToNumber(wad: bigint): number {
+  return Number(formatUnits(wad, 18))
 }
 
 function toAmount(token: DefiToken, raw: bigint): DefiAmount {

@@ -85,12 +85,12 @@ export function deriveState({
     })
   }
 
-  // ERC4626 vaults found among the new tokens: undone with the batch on a reorg.
-  for (const [address, underlying] of reads.vaults) {
+  // Vaults and Aave tokens found among the new tokens: undone with the batch on a reorg.
+  for (const [address, { kind, underlying, pool }] of reads.defiTokens) {
     changes.push({
       table: 'defi_tokens',
       key: { chain_id: chainId, address },
-      row: { chain_id: chainId, address, kind: 'erc4626', underlying, block_number: toBlock },
+      row: { chain_id: chainId, address, kind, underlying, pool, block_number: toBlock },
     })
   }
 

@@ -1,7 +1,9 @@
 import { encodeFunctionData } from 'viem'
-import { decodeVaultAsset } from '../../defi/decodeVaultAsset.ts'
-import { erc4626Abi } from '../../defi/defiAbis.ts'
-import { probeVaults, type VaultProbe } from '../../defi/probeVaults.ts'
+import {
+  DEFI_PROBE_CALLS,
+  type DefiTokenFound,
+  probeDefiTokens,
+} from '../../defi/probeDefiTokens.ts'
 import type { StateReader } from '../../store/createStore.ts'
 import type {
   NftHoldingTable,
@@ -36,8 +38,8 @@ export type BatchReads = {
   newTokens: Map<Address, NewToken>
   /** Tokens whose balances are read for every holder (rebasing, fee-on-transfer, …). */
   rebasing: Set<Address>
-  /** New ERC20 tokens that answered as ERC4626 vaults (`probeVaults`): vault → asset. */
-  vaults: Map<Address, Address>
+  /** New ERC20 tokens found to be vault shares or Aave tokens (`probeDefiTokens`). */
+  defiTokens: Map<Address, DefiTokenFound>
 }
 
 export type NewToken = {
@@ -54,7 +56,6 @@ const TOTAL_SUPPLY = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSup
 const NAME = encodeFunctionData({ abi: erc20Abi, functionName: 'name' })
 const SYMBOL = encodeFunctionData({ abi: erc20Abi, functionName: 'symbol' })
 const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
-const ASSET = encodeFunctionData({ abi: erc4626Abi, functionName: 'asset' })
 
 /**
  * Loads the store's rows for what the batch touched and reads from the node, at the batch's
@@ -62,8 +63,8 @@ const ASSET = encodeFunctionData({ abi: erc4626Abi, functionName: 'asset' })
  * from events, so they equal the node by construction (fee-on-transfer tokens and gas
  * included); events only say which ones to read. A token whose supply or balances moved
  * differently from its events is marked rebasing: from then on every holder is re-read
- * whenever the token is touched. A new ERC20 token is also asked `asset()` with its metadata;
- * one that answers an address gets the rest of the ERC4626 probe (`probeVaults`).
+ * whenever the token is touched. A new ERC20 token is also asked the first round of the DeFi
+ * token probe with its metadata; one that answers addresses gets the rest (`probeDefiTokens`).
  */
 export async function readBatchState({
   rpc,
@@ -152,8 +153,8 @@ export async function readBatchState({
       { to: t, data: NAME },
       { to: t, data: SYMBOL },
       { to: t, data: DECIMALS },
-      // Vault shares are ERC20 tokens: only those are asked.
-      ...(standard === 'erc20' ? [{ to: t, data: ASSET }] : []),
+      // Vault shares and Aave tokens are ERC20 tokens: only those are asked.
+      ...(standard === 'erc20' ? DEFI_PROBE_CALLS.map((data) => ({ to: t, data })) : []),
     ]),
   ]
   const [results, supplyBefore, native] = await Promise.all([
@@ -183,12 +184,12 @@ export async function readBatchState({
   const supply = new Map<Address, bigint | undefined>()
   for (const t of supplyList) supply.set(t, decodeUint(results[k++] ?? '0x'))
   const newTokenInfo = new Map<Address, NewToken>()
-  const vaultProbes: VaultProbe[] = []
+  const defiProbes: Parameters<typeof probeDefiTokens>[0]['tokens'][number][] = []
   for (const [t, standard] of newTokens) {
     const name = results[k++]
     const symbol = results[k++]
     const decimals = results[k++]
-    const asset = standard === 'erc20' ? decodeVaultAsset(results[k++]) : undefined
+    const answers = standard === 'erc20' ? DEFI_PROBE_CALLS.map(() => results[k++]) : []
     const info: NewToken = {
       standard,
       name: name ? decodeMetadataString(name) : undefined,
@@ -196,15 +197,14 @@ export async function readBatchState({
       decimals: standard === 'erc20' && decimals ? decodeDecimals(decimals) : undefined,
     }
     newTokenInfo.set(t, info)
-    if (standard === 'erc20' && asset)
-      vaultProbes.push({ vault: t, asset, decimals: info.decimals })
+    if (standard === 'erc20') defiProbes.push({ token: t, decimals: info.decimals, answers })
   }
-  // Only tokens that answered `asset()` cost a second round.
-  const vaults = await probeVaults({
+  // Only tokens that answered addresses cost a second round.
+  const defiTokens = await probeDefiTokens({
     rpc,
     blockNumber: toBlock,
     blockHash: toHash,
-    probes: vaultProbes,
+    tokens: defiProbes,
     signal,
   })
 
@@ -263,7 +263,7 @@ export async function readBatchState({
 
   return {
     loaded: { tokens, balances, nfts },
-    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, vaults },
+    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, defiTokens },
   }
 }
 

@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest'
-import { decodeVaultAsset } from './decodeVaultAsset.ts'
+import { decodeAddressWord } from './decodeAddressWord.ts'
 
 const A = 'aB'.repeat(20)
 
 test('default', () => {
-  expect(decodeVaultAsset(`0x${'0'.repeat(24)}${A}`)).toBe(`0x${A.toLowerCase()}`)
+  expect(decodeAddressWord(`0x${'0'.repeat(24)}${A}`)).toBe(`0x${A.toLowerCase()}`)
 })
 
 test('behavior: anything but one word holding a non-zero address', () => {
@@ -17,5 +17,5 @@ test('behavior: anything but one word holding a non-zero address', () => {
     `0x${'0'.repeat(24)}${A.slice(2)}`,
     `0x${'0'.repeat(24)}${'zz'.repeat(20)}`,
   ] as const)
-    expect(decodeVaultAsset(result as `0x${string}` | undefined), String(result)).toBeUndefined()
+    expect(decodeAddressWord(result as `0x${string}` | undefined), String(result)).toBeUndefined()
 })

@@ -1,0 +1,405 @@
+import { type Abi, type Address, maxUint256, parseEther, parseUnits } from 'viem'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
+import type { ChainConfig } from '../../src/config/types.ts'
+import { probeStoredTokens } from '../../src/defi/probeStoredTokens.ts'
+import { anvilAccounts } from '../../src/dev/anvilAccounts.ts'
+import { compileContracts } from '../../src/dev/compileContracts.ts'
+import { type AnvilActions, createAnvilActions } from '../../src/dev/createAnvilActions.ts'
+import { type AaveV3Market, deployAaveV3 } from '../../src/dev/deployAaveV3.ts'
+import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { createRpcClient } from '../../src/evm/rpc/createRpcClient.ts'
+import type { Hex } from '../../src/evm/types.ts'
+import { createPriceWorld, type PriceWorld, priceWorldChain } from '../support/createPriceWorld.ts'
+import { createPublishedValidator } from '../support/publishedSchemas.ts'
+import {
+  type IndexedSide,
+  startIndexedSides,
+  stopIndexedSides,
+} from '../support/startIndexedSides.ts'
+
+// Aave V3 supply and variable debt as `Tokenized` positions, on a market deployed from
+// `@aave/core-v3`'s own artifacts. Every raw number equals the market's own answers at the
+// block of X-Scry-Block-Numbers (the data provider's `getUserReserveData`, the tokens'
+// `scaledBalanceOf`, `getUserAccountData`, and what `withdraw(max)` pays as an eth_call from
+// the owner), also after 30 days in which interest accrued without a single event.
+const CHAIN_ID = 1
+const MAX = maxUint256
+const DAY = 24 * 60 * 60
+
+let anvil: Anvil
+let w: PriceWorld
+let actions: AnvilActions
+let chain: ChainConfig
+let market: AaveV3Market
+let other: AaveV3Market
+let erc20: Abi
+let lookalike: Address
+const [alice, bob, carol, dave] = anvilAccounts(8)
+  .slice(4)
+  .map((a) => a.address.toLowerCase() as Address) as [Address, Address, Address, Address]
+const holders = [alice, bob, carol, dave]
+const sides: { dialect: string; side: IndexedSide }[] = []
+const validator = createPublishedValidator()
+const WETH_ABI = [
+  { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
+] as const satisfies Abi
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: CHAIN_ID })
+  w = await createPriceWorld(anvil)
+  actions = createAnvilActions({ rpcUrl: anvil.rpcUrl })
+  const compiled = await compileContracts()
+  erc20 = compiled.DemoERC20.abi
+  const reserves = [
+    { asset: w.usdc, decimals: 6, priceUsd8: 1_0000_0000n },
+    { asset: w.weth, decimals: 18, priceUsd8: 2000_0000_0000n },
+    { asset: w.tka, decimals: 18, priceUsd8: 2_0000_0000n },
+  ].map((r) => ({ ...r, ltv: 8000, liquidationThreshold: 8500, borrowable: true }))
+  market = await deployAaveV3({ actions, from: w.deployer, reserves })
+  // A second market nobody configured: its tokens are found at ingest but never shown.
+  other = await deployAaveV3({ actions, from: w.deployer, reserves: reserves.slice(0, 1) })
+
+  await fund(alice, w.usdc, parseUnits('20000', 6))
+  await fund(bob, w.weth, parseEther('20'))
+  await fund(bob, w.tka, parseEther('1000'))
+  await fund(carol, w.tka, parseEther('50000'))
+  await fund(dave, w.usdc, parseUnits('1000', 6))
+  await supply(market, alice, w.usdc, parseUnits('5000', 6))
+  await supply(market, bob, w.weth, parseEther('10'))
+  await supply(market, bob, w.tka, parseEther('1000'))
+  await supply(market, carol, w.tka, parseEther('40000'))
+  await borrow(alice, w.weth, parseEther('1'))
+  await borrow(carol, w.usdc, parseUnits('1500', 6))
+  await borrow(carol, w.weth, parseEther('0.5'))
+  // dave supplies and withdraws everything: no position left; then supplies to the other market.
+  await supply(market, dave, w.usdc, parseUnits('400', 6))
+  await send(dave, market.pool, market.abis.pool, 'withdraw', [w.usdc, MAX, dave])
+  await supply(other, dave, w.usdc, parseUnits('300', 6))
+  // A token that names the configured pool and USDC but is not USDC's aToken there.
+  lookalike = await actions.deploy({
+    from: w.deployer,
+    artifact: compiled.LookalikeAToken,
+    args: [market.pool, w.usdc],
+  })
+  await send(w.deployer, lookalike, compiled.LookalikeAToken.abi, 'mint', [dave, 10n ** 24n])
+
+  chain = priceWorldChain({
+    anvil,
+    w,
+    defi: { v3Managers: [], v2Protocols: {}, vaults: [], aaveV3Pools: [market.pool] },
+  })
+  sides.push(...(await startIndexedSides(chain)))
+  await synced()
+}, 240_000)
+
+afterAll(async () => {
+  await stopIndexedSides(sides)
+  await anvil?.stop()
+})
+
+async function send(from: Address, to: Address, abi: Abi, functionName: string, args: unknown[]) {
+  await w.send({ to, abi, functionName, args, from })
+}
+
+async function fund(holder: Address, token: Address, amount: bigint) {
+  if (token === w.weth)
+    await w.send({
+      to: w.weth,
+      abi: WETH_ABI,
+      functionName: 'deposit',
+      value: amount,
+      from: holder,
+    })
+  else await w.send({ to: token, abi: erc20, functionName: 'mint', args: [holder, amount] })
+  await send(holder, token, erc20, 'approve', [market.pool, MAX])
+  await send(holder, token, erc20, 'approve', [other.pool, MAX])
+}
+
+async function supply(m: AaveV3Market, holder: Address, asset: Address, amount: bigint) {
+  await send(holder, m.pool, m.abis.pool, 'supply', [asset, amount, holder, 0])
+}
+
+async function borrow(holder: Address, asset: Address, amount: bigint) {
+  await send(holder, market.pool, market.abis.pool, 'borrow', [asset, amount, 2n, 0, holder])
+}
+
+async function synced() {
+  const head = await w.pub.getBlock({ blockTag: 'latest' })
+  for (const { side } of sides)
+    await side.run.synced({ block: Number(head.number), hash: head.hash, timeoutMs: 120_000 })
+}
+
+async function blockHashOf(block: number): Promise<Hex> {
+  return (await w.pub.getBlock({ blockNumber: BigInt(block) })).hash
+}
+
+/** Price and decimals as the token-info endpoint gives them. */
+async function tokenInfo(side: IndexedSide, token: Address) {
+  const res = await side.api.get(`/v1/evm/token-info/${token}?chain_ids=${CHAIN_ID}`)
+  expect(res.status).toBe(200)
+  const info = res.body.tokens[0]
+  return { price: info.price_usd as number | undefined, decimals: info.decimals as number }
+}
+
+type Expected = {
+  token: Address
+  type: 'AtokenV3' | 'AaveV3VariableDebt'
+  asset: Address
+  scaled: bigint
+  holdings: bigint
+}
+
+/** What the market itself says a holder has at `blockHash`: one entry per non-zero balance. */
+async function marketAnswers(holder: Address, blockHash: Hex) {
+  const expected: Expected[] = []
+  for (const [asset, reserve] of market.reserves) {
+    const data = await actions.call<readonly bigint[]>({
+      to: market.dataProvider,
+      abi: market.abis.dataProvider,
+      functionName: 'getUserReserveData',
+      args: [asset, holder],
+      blockHash,
+    })
+    const [aBalance, , variableDebt] = data as [bigint, bigint, bigint]
+    const scaledOf = (token: Address) =>
+      actions.call<bigint>({
+        to: token,
+        abi: market.abis.aToken,
+        functionName: 'scaledBalanceOf',
+        args: [holder],
+        blockHash,
+      })
+    if (aBalance > 0n) {
+      expected.push({
+        token: reserve.aToken,
+        type: 'AtokenV3',
+        asset,
+        scaled: await scaledOf(reserve.aToken),
+        holdings: aBalance,
+      })
+    }
+    if (variableDebt > 0n) {
+      expected.push({
+        token: reserve.variableDebt,
+        type: 'AaveV3VariableDebt',
+        asset,
+        scaled: -(await scaledOf(reserve.variableDebt)),
+        holdings: -variableDebt,
+      })
+    }
+  }
+  const account = await actions.call<readonly bigint[]>({
+    to: market.pool,
+    abi: market.abis.pool,
+    functionName: 'getUserAccountData',
+    args: [holder],
+    blockHash,
+  })
+  const health = account[5]!
+  return { expected, healthFactor: health === MAX ? null : Number(health) / 1e18 }
+}
+
+/** Every holder's Aave positions on both stores and both shapes, checked against the market. */
+async function expectPositionsMatchMarket() {
+  for (const { dialect, side } of sides) {
+    for (const holder of holders) {
+      const v1 = await side.api.get(`/v1/evm/defi/positions/${holder}`)
+      const beta = await side.api.get(`/beta/evm/defi/positions/${holder}`)
+      expect(v1.status, JSON.stringify(v1.body)).toBe(200)
+      expect(beta.status, JSON.stringify(beta.body)).toBe(200)
+      expect(validator.validate('GET /v1/evm/defi/positions/{address}', v1.body)).toEqual([])
+      const block = parseBlockNumbers(v1.headers.get('x-scry-block-numbers')).get(String(CHAIN_ID))!
+      const blockHash = await blockHashOf(block)
+      const { expected, healthFactor } = await marketAnswers(holder, blockHash)
+      const got = v1.body.positions.filter((p: any) => p.type === 'Tokenized')
+      const label = `${dialect} ${holder}`
+      expect(got.map((p: any) => p.token.address).sort(), label).toEqual(
+        expected.map((e) => e.token).sort(),
+      )
+      let total = 0
+      for (const e of expected) {
+        const p = got.find((x: any) => x.token.address === e.token)
+        expect(p, `${label} ${e.type}`).toMatchObject({
+          chain_id: CHAIN_ID,
+          protocol: 'AaveV3',
+          pool: market.pool,
+          lending_pool: market.pool,
+          token_type: e.type,
+          balance_raw: e.scaled.toString(),
+          underlying_token: { address: e.asset, holdings_raw: e.holdings.toString() },
+          logo: null,
+        })
+        if (healthFactor === null) expect(p.health_factor, label).toBeNull()
+        else expect(Math.abs(p.health_factor - healthFactor) / healthFactor).toBeLessThan(1e-12)
+        const { price, decimals } = await tokenInfo(side, e.asset)
+        expect(price, `${e.asset} is priced`).toBeGreaterThan(0)
+        const value = (Number(e.holdings) / 10 ** decimals) * price!
+        expect(Math.abs(p.value_usd - value) / Math.abs(value), label).toBeLessThan(1e-9)
+        expect(Math.sign(p.value_usd)).toBe(e.type === 'AtokenV3' ? 1 : -1)
+        total += p.value_usd
+        const flat = beta.body.positions.find((x: any) => x.token === e.token)
+        expect(flat, label).toMatchObject({
+          type: 'Tokenized',
+          protocol: 'AaveV3',
+          token_type: e.type,
+          usd_value: p.value_usd,
+          calculated_balance: p.balance,
+          balance_raw: p.balance_raw,
+          underlying_token: e.asset,
+          holdings: p.underlying_token.holdings,
+          holdings_raw: p.underlying_token.holdings_raw,
+          lending_pool: market.pool,
+          health_factor: p.health_factor,
+        })
+      }
+      expect(v1.body.aggregations.total_value_usd).toBeCloseTo(total, 6)
+      expect(beta.body.aggregations.total_usd_value).toBeCloseTo(total, 6)
+    }
+  }
+}
+
+/** What `withdraw(max)` pays the holder, as an eth_call from them at `blockHash`. */
+async function withdrawAll(holder: Address, asset: Address, blockHash: Hex) {
+  return actions.call<bigint>({
+    from: holder,
+    to: market.pool,
+    abi: market.abis.pool,
+    functionName: 'withdraw',
+    args: [asset, MAX, holder],
+    blockHash,
+  })
+}
+
+/**
+ * A supply without debt, of a reserve nobody borrows from (so its liquidity is all there): the
+ * aToken holdings are exactly what a full withdrawal pays.
+ */
+async function expectSupplyIsWithdrawable() {
+  const aTka = market.reserves.get(w.tka)!.aToken
+  for (const { side } of sides) {
+    const res = await side.api.get(`/v1/evm/defi/positions/${bob}`)
+    const block = parseBlockNumbers(res.headers.get('x-scry-block-numbers')).get(String(CHAIN_ID))!
+    const p = res.body.positions.find((x: any) => x.token.address === aTka)
+    const paid = await withdrawAll(bob, w.tka, await blockHashOf(block))
+    expect(p.underlying_token.holdings_raw).toBe(paid.toString())
+  }
+}
+
+test('default', async () => {
+  await expectPositionsMatchMarket()
+  await expectSupplyIsWithdrawable()
+  // dave withdrew everything from the configured market; the other market is not configured;
+  // the look-alike names the configured pool, which does not list it.
+  for (const { side } of sides) {
+    const res = await side.api.get(`/v1/evm/defi/positions/${dave}`)
+    expect(res.body.positions).toEqual([])
+    const found = await side.store.store.db
+      .selectFrom('defi_tokens')
+      .select('address')
+      .where('address', '=', lookalike)
+      .execute()
+    expect(found).toEqual([])
+    const rows = await side.store.store.db
+      .selectFrom('defi_tokens')
+      .select(['address', 'pool'])
+      .where('chain_id', '=', CHAIN_ID)
+      .where('kind', '=', 'aave_v3_atoken')
+      .execute()
+    expect(rows).toContainEqual({ address: other.reserves.get(w.usdc)!.aToken, pool: other.pool })
+  }
+}, 120_000)
+
+test('behavior: 30 days without a transaction: interest moves every number', async () => {
+  const before = await sides[0]!.side.api.get(`/v1/evm/defi/positions/${alice}`)
+  await w.pub.request({ method: 'evm_increaseTime' as never, params: [30 * DAY] as never })
+  await w.pub.request({ method: 'evm_mine' as never, params: [] as never })
+  await synced()
+  await expectPositionsMatchMarket()
+  await expectSupplyIsWithdrawable()
+  const after = await sides[0]!.side.api.get(`/v1/evm/defi/positions/${alice}`)
+  const debt = (body: any) =>
+    BigInt(
+      body.positions.find((p: any) => p.token_type === 'AaveV3VariableDebt').underlying_token
+        .holdings_raw,
+    )
+  expect(debt(after.body)).toBeLessThan(debt(before.body))
+}, 120_000)
+
+test('behavior: a supply undone by a reorg is gone, and the reserve it first touched too', async () => {
+  const before = Number(await w.pub.getBlockNumber({ cacheTime: 0 }))
+  await fund(dave, w.tka, parseEther('10'))
+  await supply(market, dave, w.tka, parseEther('10'))
+  await synced()
+  const aTka = market.reserves.get(w.tka)!.aToken
+  for (const { side } of sides) {
+    const res = await side.api.get(`/v1/evm/defi/positions/${dave}`)
+    expect(res.body.positions.map((p: any) => p.token.address)).toEqual([aTka])
+  }
+  const depth = Number(await w.pub.getBlockNumber({ cacheTime: 0 })) - before
+  await w.pub.request({
+    method: 'anvil_reorg' as never,
+    params: [depth, [[{ from: w.deployer, to: w.trader, value: '0x1' }, 0]]] as never,
+  })
+  await synced()
+  for (const { side } of sides) {
+    const res = await side.api.get(`/v1/evm/defi/positions/${dave}`)
+    expect(res.body.positions).toEqual([])
+  }
+  await expectPositionsMatchMarket()
+}, 120_000)
+
+test('behavior: Aave tokens stored before migration 0016 are found by the one-time probe', async () => {
+  const rpc = createRpcClient({ urls: [anvil.rpcUrl] })
+  try {
+    for (const { side } of sides) {
+      const { db } = side.store.store
+      const aave = await db
+        .selectFrom('defi_tokens')
+        .selectAll()
+        .where('chain_id', '=', CHAIN_ID)
+        .where('kind', '!=', 'erc4626')
+        .orderBy('address')
+        .execute()
+      expect(aave.length).toBeGreaterThanOrEqual(5)
+      // As 0016 leaves a store indexed before it: rows gone, tokens queued.
+      await db
+        .deleteFrom('defi_tokens')
+        .where('chain_id', '=', CHAIN_ID)
+        .where('kind', '!=', 'erc4626')
+        .execute()
+      await db
+        .insertInto('defi_token_probes')
+        .values(aave.map((r) => ({ chain_id: CHAIN_ID, address: r.address })))
+        .execute()
+      const done = await probeStoredTokens({ store: side.store.store, rpc, chainId: CHAIN_ID })
+      expect(done).toEqual({ probed: aave.length, found: aave.length })
+      const again = await db
+        .selectFrom('defi_tokens')
+        .selectAll()
+        .where('chain_id', '=', CHAIN_ID)
+        .where('kind', '!=', 'erc4626')
+        .orderBy('address')
+        .execute()
+      // The same rows (found at the checkpoint now, so another block number), pools included.
+      const unblocked = (rows: typeof aave) => rows.map(({ block_number: _, ...r }) => r)
+      expect(unblocked(again)).toEqual(unblocked(aave))
+      expect(again.every((r) => r.pool === market.pool || r.pool === other.pool)).toBe(true)
+    }
+  } finally {
+    rpc.close()
+  }
+  await expectPositionsMatchMarket()
+}, 120_000)
+
+test('behavior: supported-protocols lists the aave_v3 family', async () => {
+  for (const { side } of sides) {
+    const res = await side.api.get('/v1/evm/defi/supported-protocols')
+    expect(res.status).toBe(200)
+    expect(res.body.protocol_families.find((f: any) => f.family === 'aave_v3')).toEqual({
+      family: 'aave_v3',
+      chains: [{ chain_id: CHAIN_ID, chain_name: 'ethereum', status: 'stable' }],
+      sub_protocols: ['AaveV3'],
+    })
+  }
+})
