@@ -6,7 +6,7 @@ import type { AnvilActions } from './createAnvilActions.ts'
 /**
  * Deploys the dev stETH and wstETH (`DemoStETH`, `DemoWstETH`: Lido's behaviour) from `from`,
  * which becomes the stETH operator allowed to `report`. Register the result as the chain's
- * `defi.lido` (`worldDefi({ lido })`) so positions read it instead of mainnet's addresses.
+ * `defi.lido` (`worldDefi(world, { lido })`) so positions read it instead of mainnet's addresses.
  */
 export async function deployLido({
   actions,

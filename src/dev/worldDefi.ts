@@ -1,18 +1,20 @@
 import type { ChainConfig } from '../config/types.ts'
-import { type DefiLido, UNISWAP_V3_POOL_INIT_CODE_HASH } from '../defi/defiDeployments.ts'
+import { UNISWAP_V3_POOL_INIT_CODE_HASH } from '../defi/defiDeployments.ts'
 import type { Address } from '../evm/types.ts'
 import type { World } from './buildWorld.ts'
+import type { WorldDefi } from './deployWorldDefi.ts'
 
 const lower = (address: Address) => address.toLowerCase() as Address
 
 /**
  * DeFi settings for a demo world: its own Uniswap V3 position manager, so positions show, and
- * its own Lido pair where one was deployed (`deployLido`).
+ * its own Lido pair, vaults and Aave pools where they were deployed (`deployWorldDefi`).
  */
 export function worldDefi(
   world: Pick<World, 'uniswap'>,
-  { lido }: { lido?: DefiLido | undefined } = {},
+  deployed: Partial<WorldDefi> = {},
 ): Pick<ChainConfig, 'defi'> {
+  const { lido, vaults = [], aaveV3Pools = [] } = deployed
   return {
     defi: {
       v3Managers: [
@@ -24,7 +26,8 @@ export function worldDefi(
         },
       ],
       v2Protocols: {},
-      vaults: [],
+      vaults,
+      aaveV3Pools,
       ...(lido ? { lido } : {}),
     },
   }

@@ -109,6 +109,16 @@ test('default', { timeout: 120_000 }, async () => {
   const body = (await res.json()) as { balances: { address: string; amount: string }[] }
   expect(body.balances[0]?.address).toBe('native')
 
+  // The printed DeFi call shows every kind of position the demo opened (values: defi*.test.ts).
+  const [defiPath] = /\/v1\/evm\/defi\/positions\/0x[0-9a-f]{40}\?chain_ids=8453/.exec(output) ?? []
+  expect(defiPath).toBeDefined()
+  const defiRes = await fetch(`${apiUrl}${defiPath}`, { headers: { 'X-Scry-Api-Key': apiKey! } })
+  expect(defiRes.status).toBe(200)
+  const defi = (await defiRes.json()) as { positions: { type: string; token_type?: string }[] }
+  expect(new Set(defi.positions.map((p) => p.token_type ?? p.type))).toEqual(
+    new Set(['UniswapV2', 'Nft', 'Erc4626', 'StETH', 'WstETH', 'AtokenV3', 'AaveV3VariableDebt']),
+  )
+
   // The printed SVM call works against the Surfpool chains (offline, seeded).
   expect(output).toMatch(/solana: surfpool at http:\/\/127\.0\.0\.1:\d+ \(offline\)/)
   const [svmPath] = /\/beta\/svm\/balances\/\w+\?chains=all/.exec(output) ?? []

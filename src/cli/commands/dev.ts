@@ -236,6 +236,6 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     unlistedVaults: 'value',
     deniedVaults: [],
     ...worldPricing(chain.world),
-    ...worldDefi(chain.world),
+    ...worldDefi(chain.world, chain.defi),
   }
 }

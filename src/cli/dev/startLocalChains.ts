@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events'
 import type { World } from '../../dev/buildWorld.ts'
 import { buildWorld } from '../../dev/buildWorld.ts'
+import { deployWorldDefi, type WorldDefi } from '../../dev/deployWorldDefi.ts'
 import { type Anvil, startAnvil } from '../../dev/startAnvil.ts'
 import { BaseError } from '../../internal/errors.ts'
 import type { Logger } from '../../internal/logger.ts'
@@ -13,6 +14,8 @@ export type LocalChain = {
   label: string
   anvil: Anvil
   world: World
+  /** Lido, a vault and an Aave V3 market deployed on the world, with positions. */
+  defi: WorldDefi
 }
 
 /** Lines of world progress per chain, at most this often (phase changes always show). */
@@ -80,7 +83,7 @@ export async function startLocalChains({
     return labelled.map((c, i) => ({
       ...c,
       anvil: anvils[i]!,
-      world: (built[i] as PromiseFulfilledResult<World>).value,
+      ...(built[i] as PromiseFulfilledResult<{ world: World; defi: WorldDefi }>).value,
     }))
   } catch (error) {
     await Promise.all(anvils.map((a) => a.stop()))
@@ -104,7 +107,7 @@ async function buildOne({
   logger: Logger
   write: (text: string) => void
   signal: AbortSignal
-}): Promise<World> {
+}): Promise<{ world: World; defi: WorldDefi }> {
   let lastPhase: string | undefined
   let lastAt = 0
   const say = (text: string) => write(`${chain.label}: ${text}\n`)
@@ -133,7 +136,12 @@ async function buildOne({
       `${world.wallets.length} wallets, ${world.tokens.length} tokens, ${world.nfts.length} NFT collections, ` +
         `${fmt(world.stats.transactions)} transactions in ${fmt(blocks)} blocks, built in ${formatSeconds(world.stats.ms)}`,
     )
-    return world
+    signal.throwIfAborted()
+    say('deploying Lido, a vault and an Aave V3 market, with positions…')
+    const defiStarted = Date.now()
+    const defi = await deployWorldDefi({ rpcUrl, world })
+    say(`DeFi positions opened in ${formatSeconds(Date.now() - defiStarted)}`)
+    return { world, defi }
   } catch (error) {
     if (signal.aborted) throw error
     throw wrapError(`Could not build the demo world on ${chain.label}.`, error)
