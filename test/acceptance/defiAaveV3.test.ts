@@ -16,6 +16,7 @@ import {
   type IndexedSide,
   startIndexedSides,
   stopIndexedSides,
+  syncIndexedSides,
 } from '../support/startIndexedSides.ts'
 
 // Aave V3 supply and variable debt as `Tokenized` positions, on a market deployed from
@@ -124,11 +125,7 @@ async function borrow(holder: Address, asset: Address, amount: bigint) {
   await send(holder, market.pool, market.abis.pool, 'borrow', [asset, amount, 2n, 0, holder])
 }
 
-async function synced() {
-  const head = await w.pub.getBlock({ blockTag: 'latest' })
-  for (const { side } of sides)
-    await side.run.synced({ block: Number(head.number), hash: head.hash, timeoutMs: 120_000 })
-}
+const synced = () => syncIndexedSides(sides, w.pub)
 
 async function blockHashOf(block: number): Promise<Hex> {
   return (await w.pub.getBlock({ blockNumber: BigInt(block) })).hash

@@ -15,6 +15,7 @@ import {
   type IndexedSide,
   startIndexedSides,
   stopIndexedSides,
+  syncIndexedSides,
 } from '../support/startIndexedSides.ts'
 
 // Lido stETH and wstETH as `Tokenized` positions, from our own contracts that behave like
@@ -98,11 +99,7 @@ async function read(
   })
 }
 
-async function synced() {
-  const head = await w.pub.getBlock({ blockTag: 'latest' })
-  for (const { side } of sides)
-    await side.run.synced({ block: Number(head.number), hash: head.hash, timeoutMs: 120_000 })
-}
+const synced = () => syncIndexedSides(sides, w.pub)
 
 /** Each holder's Lido positions on both stores and both shapes, checked against the chain. */
 async function expectPositionsMatchChain() {

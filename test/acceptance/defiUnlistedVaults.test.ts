@@ -15,6 +15,7 @@ import {
   type IndexedSide,
   startIndexedSides,
   stopIndexedSides,
+  syncIndexedSides,
 } from '../support/startIndexedSides.ts'
 
 // ERC4626 vaults nobody listed, found by the indexer when it first sees their token: vaults
@@ -104,11 +105,7 @@ async function deposit(to: Address, amount: bigint) {
   await w.send({ to, abi: vaultAbi, functionName: 'deposit', args: [amount, lp], from: lp })
 }
 
-async function synced() {
-  const head = await w.pub.getBlock({ blockTag: 'latest' })
-  for (const { side } of sides)
-    await side.run.synced({ block: Number(head.number), hash: head.hash, timeoutMs: 120_000 })
-}
+const synced = () => syncIndexedSides(sides, w.pub)
 
 async function defiTokens(store: TestStore) {
   return store.store.db

@@ -1,4 +1,5 @@
 import type { ChainConfig } from '../../src/config/types.ts'
+import type { Hex } from '../../src/evm/types.ts'
 import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import { createTestApi, type TestApi } from './createTestApi.ts'
@@ -22,6 +23,19 @@ export async function startIndexedSides(
     sides.push({ dialect, side: { store, api, run } })
   }
   return sides
+}
+
+/**
+ * Waits until every side has indexed the node's latest block, that very block (by hash), so a
+ * reorg the test just made is indexed too.
+ */
+export async function syncIndexedSides(
+  sides: readonly { side: IndexedSide }[],
+  pub: { getBlock(args: { blockTag: 'latest' }): Promise<{ number: bigint; hash: Hex }> },
+): Promise<void> {
+  const head = await pub.getBlock({ blockTag: 'latest' })
+  for (const { side } of sides)
+    await side.run.synced({ block: Number(head.number), hash: head.hash, timeoutMs: 120_000 })
 }
 
 /** Stops the indexers, closes the APIs and drops the stores. */
