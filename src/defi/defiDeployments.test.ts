@@ -1,0 +1,40 @@
+import {
+  AaveV3Arbitrum,
+  AaveV3Base,
+  AaveV3Ethereum,
+  AaveV3Optimism,
+  AaveV3Polygon,
+} from '@aave-dao/aave-address-book'
+import { CHAIN_TO_ADDRESSES_MAP, V2_FACTORY_ADDRESSES } from '@uniswap/sdk-core'
+import { expect, test } from 'vitest'
+import { DEFI_DEPLOYMENTS } from './defiDeployments.ts'
+
+// The shipped addresses agree with the protocols' own address packages (not with a list we
+// wrote): Uniswap's `@uniswap/sdk-core` and Aave's `@aave-dao/aave-address-book`.
+const lower = (address: string | undefined) => address?.toLowerCase()
+const AAVE_V3_POOLS: Record<number, string | undefined> = {
+  1: AaveV3Ethereum.POOL,
+  10: AaveV3Optimism.POOL,
+  130: undefined,
+  137: AaveV3Polygon.POOL,
+  8453: AaveV3Base.POOL,
+  42161: AaveV3Arbitrum.POOL,
+}
+
+test('default', () => {
+  expect([...DEFI_DEPLOYMENTS.keys()].sort((a, b) => a - b)).toEqual([1, 10, 130, 137, 8453, 42161])
+  for (const [chainId, deployment] of DEFI_DEPLOYMENTS) {
+    const uniswap = CHAIN_TO_ADDRESSES_MAP[chainId as keyof typeof CHAIN_TO_ADDRESSES_MAP]
+    const [manager] = deployment.v3Managers.filter((m) => m.protocol === 'UniswapV3')
+    expect(manager?.address, `${chainId} NPM`).toBe(
+      lower(uniswap.nonfungiblePositionManagerAddress),
+    )
+    expect(manager?.poolDeployer, `${chainId} V3 factory`).toBe(lower(uniswap.v3CoreFactoryAddress))
+    const v2 = Object.entries(deployment.v2Protocols).find(([, name]) => name === 'UniswapV2')
+    expect(v2?.[0], `${chainId} V2 factory`).toBe(lower(V2_FACTORY_ADDRESSES[chainId]))
+    const aave = AAVE_V3_POOLS[chainId]
+    expect(deployment.aaveV3Pools ?? [], `${chainId} Aave V3 Pool`).toEqual(
+      aave ? [lower(aave)] : [],
+    )
+  }
+})
