@@ -62,8 +62,9 @@ const AAVE_V3_POOL_L2 = addr('0x794a61358D6845594F94dc1DB02A252b5b4814aD')
  * `@uniswap/sdk-core` `CHAIN_TO_ADDRESSES_MAP`, read 2026-11-24), and the fork names of the
  * V2 factories shipped in `src/prices/dexDeployments.ts`, Aave V3's Pool where Aave is
  * deployed (as in `@aave-dao/aave-address-book` `AaveV3<Chain>.POOL`, read 2026-11-24; no Aave
- * on 130), and Lido's stETH and wstETH on chain 1. `defiDeployments.test.ts` compares them with those packages. No vault is listed: vaults
- * nobody listed are found at ingest (`unlistedVaults`). A chain's `defi` config replaces its entry.
+ * on 130), and Lido's stETH and wstETH on chain 1. `defiDeployments.test.ts` compares them
+ * with those packages. No vault is listed: vaults nobody listed are found at ingest
+ * (`unlistedVaults`). A chain's `defi` config replaces its entry.
  */
 export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
   [
