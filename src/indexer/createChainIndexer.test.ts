@@ -9,6 +9,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { compareWithNode } from '../../test/support/compareWithNode.ts'
+import { createMethodFilterProxy } from '../../test/support/createMethodFilterProxy.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
@@ -262,6 +263,50 @@ for (const dialect of DIALECTS) {
         wallets: accounts.map((a) => a.address),
       })
       expect(mismatches).toEqual([])
+    })
+
+    test('behavior: blocks that vanish while being fetched (the head went back) are left at once', async () => {
+      t = await createTestStore(dialect)
+      let gone = Number.POSITIVE_INFINITY
+      let refused = 0
+      // Blocks above `gone` fail as a node fails them while it switches to a shorter branch.
+      const proxy = await createMethodFilterProxy({
+        target: anvil.rpcUrl,
+        refuse: ({ method, params }) => {
+          const block = typeof params[0] === 'string' ? Number(params[0]) : Number.NaN
+          // 'latest' (the head) still answers.
+          if (method !== 'eth_getBlockByNumber' || !(block > gone)) return undefined
+          refused++
+          return { code: -32000, message: 'block not available' }
+        },
+      })
+      const indexer = createChainIndexer({
+        chain: testChainConfig({ chainId: 31337, rpc: [proxy.url], pollIntervalMs: 200 }),
+        store: t.store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      try {
+        const base = await client.getBlock()
+        await run.synced({ block: Number(base.number), hash: base.hash })
+        const snapshot = await client.request({ method: 'evm_snapshot' as never })
+        gone = Number(base.number)
+        for (let i = 0; i < 3; i++)
+          await send({ account: accounts[0]!, to: accounts[1]!.address, value: 1n, chain: null })
+        // The indexer is now retrying those blocks with a growing back-off.
+        for (const until = Date.now() + 10_000; refused < 4 && Date.now() < until; )
+          await new Promise((r) => setTimeout(r, 50))
+        expect(refused).toBeGreaterThanOrEqual(4)
+        await client.request({ method: 'evm_revert' as never, params: [snapshot] as never })
+        gone = Number.POSITIVE_INFINITY
+        await send({ account: accounts[2]!, to: accounts[3]!.address, value: 2n, chain: null })
+        const next = await client.getBlock()
+        // The retries alone would wait out ~20 s of back-off for blocks that no longer exist.
+        await run.synced({ block: Number(next.number), hash: next.hash, timeoutMs: 5_000 })
+      } finally {
+        await run.stop()
+        await proxy.close()
+      }
     })
 
     test('behavior: starting after a token was minted does not mistake it for a rebasing token', async () => {

@@ -4,7 +4,7 @@ import type { FetchCapabilities } from '../evm/fetch/detectCapabilities.ts'
 import { fetchBlocks } from '../evm/fetch/fetchBlocks.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address } from '../evm/types.ts'
-import { NonRetryableError } from '../internal/errors.ts'
+import { NonRetryableError, RetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { PriceGraph } from '../prices/createPriceGraph.ts'
 import type { BatchWrite } from '../store/applyBatch.ts'
@@ -99,6 +99,10 @@ export async function runPipeline({
           return await fetchBlocks({ rpc, from: BigInt(start), to: BigInt(end), caps, signal })
         } catch (error) {
           if (signal.aborted || error instanceof NonRetryableError || attempt >= 8) throw error
+          // A node whose head went back below the window (a shorter branch, a resynced or
+          // lagging endpoint) will not have these blocks: look at the head again at once
+          // instead of waiting ~20 s of retries for blocks that no longer exist.
+          if (await headBelow(end)) throw new NodeMovedBack(end)
           logger.debug({ err: error, from_block: start, to_block: end }, 'Fetch failed; retrying')
           await sleep(Math.min(5_000, 200 * 2 ** attempt), signal)
         }
@@ -106,6 +110,12 @@ export async function runPipeline({
     })()
     blocks.catch(() => {}) // awaited below, or abandoned
     return blocks
+  }
+  async function headBelow(block: number): Promise<boolean> {
+    const head = await rpc
+      .request<string>({ method: 'eth_blockNumber', params: [] }, { signal })
+      .catch(() => undefined)
+    return head !== undefined && Number(head) < block
   }
 
   const pending: Promise<void>[] = []
@@ -131,7 +141,14 @@ export async function runPipeline({
     let prevNumber = from - 1
     for (fill(); windows.length > 0; fill()) {
       const window = windows.shift()!
-      const blocks = await window.blocks
+      let blocks: ChainBlock[]
+      try {
+        blocks = await window.blocks
+      } catch (error) {
+        if (!(error instanceof NodeMovedBack)) throw error
+        logger.debug({ to_block: error.block }, 'The node head went back below the window')
+        return { type: 'moved' }
+      }
       if (failed) throw failed
       const first = blocks[0]
       if (first && prevHash !== undefined && first.parentHash !== prevHash) {
@@ -186,5 +203,13 @@ export async function runPipeline({
       while (pending.length > maxPendingCommits) await pending.shift()
     }
     return { type: 'done' }
+  }
+}
+
+/** The node's head is below a block the pipeline was fetching: the window is gone. */
+class NodeMovedBack extends RetryableError {
+  override name = 'NodeMovedBack'
+  constructor(readonly block: number) {
+    super(`The node's head went back below block ${block}.`)
   }
 }
