@@ -32,6 +32,12 @@ test('default', () => {
     expect(manager?.poolDeployer, `${chainId} V3 factory`).toBe(lower(uniswap.v3CoreFactoryAddress))
     const v2 = Object.entries(deployment.v2Protocols).find(([, name]) => name === 'UniswapV2')
     expect(v2?.[0], `${chainId} V2 factory`).toBe(lower(V2_FACTORY_ADDRESSES[chainId]))
+    const [v4] = deployment.v4Managers ?? []
+    expect([v4?.poolManager, v4?.positionManager, v4?.stateView], `${chainId} Uniswap V4`).toEqual(
+      [uniswap.v4PoolManagerAddress, uniswap.v4PositionManagerAddress, uniswap.v4StateView].map(
+        lower,
+      ),
+    )
     const aave = AAVE_V3_POOLS[chainId]
     expect(deployment.aaveV3Pools ?? [], `${chainId} Aave V3 Pool`).toEqual(
       aave ? [lower(aave)] : [],

@@ -1,5 +1,5 @@
 import type { Address, Hex } from '../evm/types.ts'
-import type { UniswapV3Manager } from './types.ts'
+import type { UniswapV3Manager, UniswapV4Manager } from './types.ts'
 
 /**
  * The init code hash Uniswap V3's periphery hard-codes (`PoolAddress.POOL_INIT_CODE_HASH`);
@@ -18,6 +18,8 @@ export type DefiVault = { address: Address; protocol: string }
 export type DefiDeployment = {
   /** Position managers whose NFTs are `Nft` positions. */
   v3Managers: DefiV3Manager[]
+  /** Uniswap V4 PositionManagers (with PoolManager and StateView): `NftV4` positions. */
+  v4Managers?: UniswapV4Manager[] | undefined
   /** Protocol names of V2 factories (lowercase address → name); others are `UniswapV2`. */
   v2Protocols: Readonly<Record<Address, string>>
   /** Listed ERC4626 vaults. */
@@ -38,6 +40,16 @@ export type DefiLido = { stEth: Address; wstEth: Address }
 export const DEFAULT_V2_PROTOCOL = 'UniswapV2'
 
 const addr = (address: string) => address.toLowerCase() as Address
+const uniswapV4 = (
+  poolManager: string,
+  positionManager: string,
+  stateView: string,
+): UniswapV4Manager => ({
+  poolManager: addr(poolManager),
+  positionManager: addr(positionManager),
+  stateView: addr(stateView),
+  protocol: 'UniswapV4',
+})
 const uniswapV3 = (manager: string, factory: string): DefiV3Manager => ({
   address: addr(manager),
   poolDeployer: addr(factory),
@@ -59,7 +71,8 @@ const AAVE_V3_POOL_L2 = addr('0x794a61358D6845594F94dc1DB02A252b5b4814aD')
 /**
  * Shipped deployments on the chains with DeFi positions (spec/decisions.md: 1, 10, 130, 137,
  * 8453, 42161): Uniswap V3 NonfungiblePositionManagers with their factory (as in
- * `@uniswap/sdk-core` `CHAIN_TO_ADDRESSES_MAP`, read 2026-11-24), and the fork names of the
+ * `@uniswap/sdk-core` `CHAIN_TO_ADDRESSES_MAP`, read 2026-11-24), Uniswap V4's PoolManager,
+ * PositionManager and StateView (same map), the fork names of the
  * V2 factories shipped in `src/prices/dexDeployments.ts`, Aave V3's Pool where Aave is
  * deployed (as in `@aave-dao/aave-address-book` `AaveV3<Chain>.POOL`, read 2026-11-24; no Aave
  * on 130), and Lido's stETH and wstETH on chain 1. `defiDeployments.test.ts` compares them
@@ -71,6 +84,13 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
     1,
     {
       v3Managers: [uniswapV3(NPM, UNISWAP_V3_FACTORY)],
+      v4Managers: [
+        uniswapV4(
+          '0x000000000004444c5dc75cB358380D2e3dE08A90',
+          '0xbd216513d74c8cf14cf4747e6aaa6420ff64ee9e',
+          '0x7ffe42c4a5deea5b0fec41c94c136cf115597227',
+        ),
+      ],
       v2Protocols: names([
         ['0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f', 'UniswapV2'],
         ['0xC0AEe478e3658e2610c5F7A4A2E1777cE9e4f2Ac', 'SushiSwapV2'],
@@ -88,6 +108,13 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
     10,
     {
       v3Managers: [uniswapV3(NPM, UNISWAP_V3_FACTORY)],
+      v4Managers: [
+        uniswapV4(
+          '0x9a13f98cb987694c9f086b1f5eb990eea8264ec3',
+          '0x3c3ea4b57a46241e54610e5f022e5c45859a1017',
+          '0xc18a3169788f4f75a170290584eca6395c75ecdb',
+        ),
+      ],
       v2Protocols: names([['0x0c3c1c532F1e39EdF36BE9Fe0bE1410313E074Bf', 'UniswapV2']]),
       vaults: [],
       aaveV3Pools: [AAVE_V3_POOL_L2],
@@ -102,6 +129,13 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
           '0x1f98400000000000000000000000000000000003',
         ),
       ],
+      v4Managers: [
+        uniswapV4(
+          '0x1f98400000000000000000000000000000000004',
+          '0x4529a01c7a0410167c5740c487a8de60232617bf',
+          '0x86e8631a016f9068c3f085faf484ee3f5fdee8f2',
+        ),
+      ],
       v2Protocols: names([['0x1f98400000000000000000000000000000000002', 'UniswapV2']]),
       vaults: [],
     },
@@ -110,6 +144,13 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
     137,
     {
       v3Managers: [uniswapV3(NPM, UNISWAP_V3_FACTORY)],
+      v4Managers: [
+        uniswapV4(
+          '0x67366782805870060151383f4bbff9dab53e5cd6',
+          '0x1ec2ebf4f37e7363fdfe3551602425af0b3ceef9',
+          '0x5ea1bd7974c8a611cbab0bdcafcb1d9cc9b3ba5a',
+        ),
+      ],
       v2Protocols: names([
         ['0x9e5A52f57b3038F1B8EeE45F28b3C1967e22799C', 'UniswapV2'],
         ['0x5757371414417b8C6CAad45bAeF941aBc7d3Ab32', 'QuickSwapV2'],
@@ -128,6 +169,13 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
           '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
         ),
       ],
+      v4Managers: [
+        uniswapV4(
+          '0x498581ff718922c3f8e6a244956af099b2652b2b',
+          '0x7c5f5a4bbd8fd63184577525326123b519429bdc',
+          '0xa3c0c9b65bad0b08107aa264b0f3db444b867a71',
+        ),
+      ],
       v2Protocols: names([['0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6', 'UniswapV2']]),
       vaults: [],
       aaveV3Pools: [addr('0xA238Dd80C259a72e81d7e4664a9801593F98d1c5')],
@@ -137,6 +185,13 @@ export const DEFI_DEPLOYMENTS: ReadonlyMap<number, DefiDeployment> = new Map([
     42161,
     {
       v3Managers: [uniswapV3(NPM, UNISWAP_V3_FACTORY)],
+      v4Managers: [
+        uniswapV4(
+          '0x360e68faccca8ca495c1b759fd9eee466db9fb32',
+          '0xd88f38f930b7952f2db2432cb002e7abbf3dd869',
+          '0x76fd297e2d437cd7f76d50f01afe6160f86e9990',
+        ),
+      ],
       v2Protocols: names([
         ['0xf1D7CC64Fb4452F05c498126312eBE29f30Fbcf9', 'UniswapV2'],
         [SUSHI_V2_L2, 'SushiSwapV2'],

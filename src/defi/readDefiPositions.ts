@@ -7,6 +7,7 @@ import { readErc4626Position } from './readErc4626Position.ts'
 import { readLidoPosition } from './readLidoPosition.ts'
 import { readUniswapV2Position } from './readUniswapV2Position.ts'
 import { readUniswapV3Position } from './readUniswapV3Position.ts'
+import { readUniswapV4Position } from './readUniswapV4Position.ts'
 import type {
   DefiCandidate,
   DefiPosition,
@@ -91,6 +92,8 @@ function startRead(candidate: DefiCandidate): PositionRead {
       return readUniswapV2Position(candidate)
     case 'uniswap_v3':
       return readUniswapV3Position(candidate)
+    case 'uniswap_v4':
+      return readUniswapV4Position(candidate)
     case 'erc4626':
       return readErc4626Position(candidate)
     case 'lido':
@@ -116,6 +119,7 @@ function amountsOf(position: DefiPosition): bigint[] {
     case 'uniswap_v2':
       return [position.amount0, position.amount1]
     case 'uniswap_v3':
+    case 'uniswap_v4':
       return [position.amount0, position.amount1, position.fees0, position.fees1]
     case 'erc4626':
       return [position.previewRedeem, position.convertToAssets]

@@ -9,6 +9,14 @@ export type UniswapV3Manager = {
   poolInitCodeHash: Hex
 }
 
+/** A Uniswap V4 PositionManager with the PoolManager it serves and its StateView. */
+export type UniswapV4Manager = {
+  positionManager: Address
+  poolManager: Address
+  stateView: Address
+  protocol: string
+}
+
 /** Something a wallet holds that may be a DeFi position; the reader values it or skips it. */
 export type DefiCandidate =
   | {
@@ -19,6 +27,7 @@ export type DefiCandidate =
       factory: Address
     }
   | { type: 'uniswap_v3'; owner: Address; manager: UniswapV3Manager; tokenId: bigint }
+  | { type: 'uniswap_v4'; owner: Address; manager: UniswapV4Manager; tokenId: bigint }
   | {
       type: 'erc4626'
       owner: Address
@@ -87,6 +96,32 @@ export type UniswapV3Position = {
   fees1: bigint
 }
 
+export type UniswapV4Position = {
+  type: 'uniswap_v4'
+  owner: Address
+  /** The PositionManager (the NFT contract). */
+  manager: Address
+  poolManager: Address
+  tokenId: bigint
+  /** keccak256 of the pool key. */
+  poolId: Hex
+  /** Address zero: the chain's native asset. */
+  token0: Address
+  token1: Address
+  fee: number
+  hooks: Address
+  tickLower: number
+  tickUpper: number
+  liquidity: bigint
+  inRange: boolean
+  /** Principal: what DECREASE_LIQUIDITY of all of it pays (hooks that take a cut aside). */
+  amount0: bigint
+  amount1: bigint
+  /** Fees earned since the position was last touched (V4 keeps no tokensOwed). */
+  fees0: bigint
+  fees1: bigint
+}
+
 export type Erc4626Position = {
   type: 'erc4626'
   owner: Address
@@ -131,6 +166,7 @@ export type AaveV3Position = {
 export type DefiPosition =
   | UniswapV2Position
   | UniswapV3Position
+  | UniswapV4Position
   | Erc4626Position
   | LidoPosition
   | AaveV3Position

@@ -34,6 +34,10 @@ const ARTIFACT_PATHS = {
   NonfungiblePositionManager:
     '@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
   QuoterV2: '@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json',
+  PoolManager: '@uniswap/v4-core/out/PoolManager.sol/PoolManager.json',
+  PoolSwapTest: '@uniswap/v4-core/out/PoolSwapTest.sol/PoolSwapTest.json',
+  PositionManager: '@uniswap/v4-periphery/foundry-out/PositionManager.sol/PositionManager.json',
+  StateView: '@uniswap/v4-periphery/foundry-out/StateView.sol/StateView.json',
   ...aaveV3({
     PoolAddressesProvider: 'protocol/configuration/PoolAddressesProvider.sol',
     ACLManager: 'protocol/configuration/ACLManager.sol',
@@ -77,11 +81,13 @@ export function loadArtifact(name: ArtifactName): Artifact {
   if (hit) return hit
   const json = JSON.parse(readFileSync(require.resolve(ARTIFACT_PATHS[name]), 'utf8')) as {
     abi: Abi
-    bytecode: string
+    /** Foundry builds (Uniswap V4) nest it: `{ object }`. */
+    bytecode: string | { object: string }
     linkReferences?: LinkReferences
   }
+  const raw = typeof json.bytecode === 'string' ? json.bytecode : json.bytecode.object
   // Truffle and Hardhat artifacts carry a 0x prefix, the Waffle builds of Uniswap V2 do not.
-  const bytecode = (json.bytecode.startsWith('0x') ? json.bytecode : `0x${json.bytecode}`) as Hex
+  const bytecode = (raw.startsWith('0x') ? raw : `0x${raw}`) as Hex
   const links = json.linkReferences ?? {}
   const artifact = {
     abi: json.abi,
@@ -90,4 +96,22 @@ export function loadArtifact(name: ArtifactName): Artifact {
   }
   loaded.set(name, artifact)
   return artifact
+}
+
+/** Where Permit2 lives on every chain (Uniswap V4's PositionManager pulls tokens through it). */
+export const PERMIT2_ADDRESS = '0x000000000022d473030f116ddee9f6b43ac78ba3'
+
+/**
+ * Permit2's runtime code as `@uniswap/v4-periphery` ships it for tests
+ * (`lib/permit2/test/utils/DeployPermit2.sol`, which plants it at `PERMIT2_ADDRESS`); Permit2
+ * itself is not on npm as an artifact. Plant it with `anvil_setCode`.
+ */
+export function loadPermit2Code(): Hex {
+  const source = readFileSync(
+    require.resolve('@uniswap/v4-periphery/lib/permit2/test/utils/DeployPermit2.sol'),
+    'utf8',
+  )
+  const match = /hex"([0-9a-f]+)"/.exec(source)
+  if (!match?.[1]) throw new Error('No Permit2 bytecode in DeployPermit2.sol.')
+  return `0x${match[1]}`
 }

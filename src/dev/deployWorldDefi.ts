@@ -1,14 +1,22 @@
 import { type Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import type { DefiLido, DefiVault } from '../defi/defiDeployments.ts'
+import { getSqrtRatioAtTick } from '../defi/getSqrtRatioAtTick.ts'
+import type { UniswapV4Manager } from '../defi/types.ts'
 import type { Address } from '../evm/types.ts'
 import type { World } from './buildWorld.ts'
 import { compileContracts } from './compileContracts.ts'
 import { createAnvilActions } from './createAnvilActions.ts'
 import { deployAaveV3 } from './deployAaveV3.ts'
 import { deployLido } from './deployLido.ts'
+import { approveV4, deployUniswapV4, encodeV4Mint, type PoolKey } from './deployUniswapV4.ts'
 
 /** The DeFi protocols deployed on a demo chain, as `worldDefi` registers them. */
-export type WorldDefi = { lido: DefiLido; vaults: DefiVault[]; aaveV3Pools: Address[] }
+export type WorldDefi = {
+  lido: DefiLido
+  vaults: DefiVault[]
+  aaveV3Pools: Address[]
+  v4Managers: UniswapV4Manager[]
+}
 
 const WETH_ABI = [
   { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
@@ -17,10 +25,11 @@ const WETH_ABI = [
 /**
  * Deploys the demo's DeFi protocols on a built world (automine on) and opens positions, so
  * `scry dev` shows every `Tokenized` and `Erc4626` type beside the world's Uniswap liquidity:
- * a Lido pair, a listed DEMO vault (`DemoVault`), and an Aave V3 market over WETH, DUSD and
- * DEMO from `@aave/core-v3`. The deployer (the world's first wallet, which also holds the
- * Uniswap liquidity) stakes, wraps, deposits, supplies DUSD and borrows WETH; the second
- * wallet stakes, deposits and supplies the WETH that is borrowed.
+ * a Lido pair, a listed DEMO vault (`DemoVault`), an Aave V3 market over WETH, DUSD and
+ * DEMO from `@aave/core-v3`, and Uniswap V4 with a native ether/DUSD pool. The deployer (the
+ * world's first wallet, which also holds the Uniswap V2/V3 liquidity) stakes, wraps, deposits,
+ * supplies DUSD, borrows WETH and provides V4 liquidity; the second wallet stakes, deposits,
+ * supplies the WETH that is borrowed and swaps in the V4 pool (fees to the position).
  */
 export async function deployWorldDefi({
   rpcUrl,
@@ -29,7 +38,8 @@ export async function deployWorldDefi({
   rpcUrl: string
   world: Pick<World, 'wallets' | 'tokens' | 'weth' | 'usd'>
 }): Promise<WorldDefi> {
-  const actions = createAnvilActions({ rpcUrl })
+  // The V4 PositionManager's creation takes more than the default gas.
+  const actions = createAnvilActions({ rpcUrl, gas: 15_000_000n })
   const compiled = await compileContracts()
   const [deployer, lender] = world.wallets as [Address, Address]
   const demo = world.tokens.find((t) => t.kind === 'erc20' && t.symbol === 'DEMO')!.address
@@ -93,9 +103,74 @@ export async function deployWorldDefi({
   ])
   await send(deployer, market.pool, pool, 'borrow', [world.weth, parseEther('2'), 2n, 0, deployer])
 
+  const v4 = await deployUniswapV4({ actions, from: deployer, weth: world.weth })
+  const zero = '0x0000000000000000000000000000000000000000'
+  const key: PoolKey = {
+    currency0: zero,
+    currency1: world.usd,
+    fee: 3000,
+    tickSpacing: 60,
+    hooks: zero,
+  }
+  // Ether at about 2,000 DUSD: 1e18 wei = 2e9 raw DUSD, price 2e-9 (tick ≈ -200,311).
+  const tick = Math.round(Math.log(2e-9) / Math.log(1.0001) / 60) * 60
+  await actions.send({
+    from: deployer,
+    to: v4.positionManager,
+    abi: v4.abis.positionManager,
+    functionName: 'initializePool',
+    args: [key, getSqrtRatioAtTick(tick)],
+  })
+  for (const holder of [deployer, lender]) {
+    await send(holder, world.usd, erc20, 'mint', [holder, parseUnits('100000', 6)])
+    await approveV4({ actions, v4, owner: holder, token: world.usd })
+  }
+  await actions.send({
+    from: deployer,
+    to: v4.positionManager,
+    abi: v4.abis.positionManager,
+    functionName: 'modifyLiquidities',
+    args: [
+      encodeV4Mint({
+        key,
+        tickLower: tick - 60 * 60,
+        tickUpper: tick + 60 * 60,
+        liquidity: 10n ** 15n,
+        owner: deployer,
+      }),
+      2n ** 48n,
+    ],
+    value: parseEther('20'),
+  })
+  await actions.send({
+    from: lender,
+    to: v4.swapRouter,
+    abi: v4.abis.swapRouter,
+    functionName: 'swap',
+    args: [
+      key,
+      {
+        zeroForOne: true,
+        amountSpecified: -parseEther('0.5'),
+        sqrtPriceLimitX96: getSqrtRatioAtTick(tick - 600),
+      },
+      { takeClaims: false, settleUsingBurn: false },
+      '0x',
+    ],
+    value: parseEther('0.5'),
+  })
+
   return {
     lido,
     vaults: [{ address: vault, protocol: 'DemoVault' }],
     aaveV3Pools: [market.pool],
+    v4Managers: [
+      {
+        positionManager: v4.positionManager,
+        poolManager: v4.poolManager,
+        stateView: v4.stateView,
+        protocol: 'UniswapV4',
+      },
+    ],
   }
 }

@@ -8,13 +8,14 @@ const lower = (address: Address) => address.toLowerCase() as Address
 
 /**
  * DeFi settings for a demo world: its own Uniswap V3 position manager, so positions show, and
- * its own Lido pair, vaults and Aave pools where they were deployed (`deployWorldDefi`).
+ * its own Lido pair, vaults, Aave pools and Uniswap V4 where they were deployed
+ * (`deployWorldDefi`).
  */
 export function worldDefi(
   world: Pick<World, 'uniswap'>,
   deployed: Partial<WorldDefi> = {},
 ): Pick<ChainConfig, 'defi'> {
-  const { lido, vaults = [], aaveV3Pools = [] } = deployed
+  const { lido, vaults = [], aaveV3Pools = [], v4Managers = [] } = deployed
   return {
     defi: {
       v3Managers: [
@@ -26,6 +27,7 @@ export function worldDefi(
         },
       ],
       v2Protocols: {},
+      v4Managers,
       vaults,
       aaveV3Pools,
       ...(lido ? { lido } : {}),

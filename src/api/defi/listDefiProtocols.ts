@@ -2,7 +2,7 @@ import type { CatalogueChain } from '../../chains/catalogue.ts'
 import type { ChainConfig } from '../../config/types.ts'
 import { DEFAULT_V2_PROTOCOL, defiDeployment } from '../../defi/defiDeployments.ts'
 
-export type DefiFamily = 'uniswap_v2' | 'uniswap_v3' | 'aave_v3' | 'erc4626' | 'lido'
+export type DefiFamily = 'uniswap_v2' | 'uniswap_v3' | 'uniswap_v4' | 'aave_v3' | 'erc4626' | 'lido'
 export type DefiChainStatus = 'stable' | 'preview'
 export type DefiProtocolFamily = {
   family: DefiFamily
@@ -10,7 +10,14 @@ export type DefiProtocolFamily = {
   sub_protocols: string[]
 }
 
-const FAMILIES: readonly DefiFamily[] = ['uniswap_v2', 'uniswap_v3', 'aave_v3', 'erc4626', 'lido']
+const FAMILIES: readonly DefiFamily[] = [
+  'uniswap_v2',
+  'uniswap_v3',
+  'uniswap_v4',
+  'aave_v3',
+  'erc4626',
+  'lido',
+]
 
 /**
  * The DeFi families served on the enabled chains with DeFi support, each with its chains and
@@ -57,6 +64,8 @@ function protocolNames(family: DefiFamily, chain: ChainConfig): string[] {
       return deployment.v3Managers.map((m) => m.protocol)
     case 'erc4626':
       return deployment.vaults.map((v) => v.protocol)
+    case 'uniswap_v4':
+      return (deployment.v4Managers ?? []).map((m) => m.protocol)
     case 'aave_v3':
       return (deployment.aaveV3Pools ?? []).length > 0 ? ['AaveV3'] : []
     case 'lido':

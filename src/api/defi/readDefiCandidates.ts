@@ -13,7 +13,7 @@ import { fromU256, U256_ZERO } from '../../store/u256.ts'
  * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), but
  * never a vault of `deniedVaults`, or an Aave token of one of the chain's Aave V3 pools
  * (`defi_tokens` aave kinds, its pool configured), and its `nft_holdings` rows of the chain's
- * V3 position managers. At most `limit`, in (type, address, token id)
+ * V3 position managers and V4 PositionManagers. At most `limit`, in (type, address, token id)
  * order; `total` counts all.
  */
 export async function readDefiCandidates({
@@ -31,6 +31,8 @@ export async function readDefiCandidates({
   const deployment = defiDeployment(chain)
   const factories = chain.dexFactories.filter((f) => f.type === 'uniswap_v2').map((f) => f.address)
   const managers = new Map(deployment.v3Managers.map((m) => [m.address, m]))
+  const v4Managers = new Map((deployment.v4Managers ?? []).map((m) => [m.positionManager, m]))
+  const nftContracts = [...managers.keys(), ...v4Managers.keys()]
   const vaults = deployment.vaults.map((v) => v.address)
   const lido = deployment.lido
   const lidoKinds = new Map<Address, 'steth' | 'wsteth'>(
@@ -87,14 +89,14 @@ export async function readDefiCandidates({
           .where('d.kind', '=', 'erc4626')
           .orderBy('b.token')
           .execute(),
-    managers.size === 0
+    nftContracts.length === 0
       ? []
       : db
           .selectFrom('nft_holdings')
           .select(['contract', 'token_id'])
           .where('address', '=', wallet)
           .where('chain_id', '=', chainId)
-          .where('contract', 'in', [...managers.keys()])
+          .where('contract', 'in', nftContracts)
           .orderBy('contract')
           .orderBy('token_id')
           .execute(),
@@ -131,10 +133,11 @@ export async function readDefiCandidates({
         : [],
     ),
     ...nfts.flatMap((r): DefiCandidate[] => {
-      const manager = managers.get(r.contract as Address)
-      return manager
-        ? [{ type: 'uniswap_v3', owner: wallet, manager, tokenId: fromU256(r.token_id) }]
-        : []
+      const tokenId = fromU256(r.token_id)
+      const v3 = managers.get(r.contract as Address)
+      if (v3) return [{ type: 'uniswap_v3', owner: wallet, manager: v3, tokenId }]
+      const v4 = v4Managers.get(r.contract as Address)
+      return v4 ? [{ type: 'uniswap_v4', owner: wallet, manager: v4, tokenId }] : []
     }),
     ...[
       ...vaultRows.map((r) => ({ vault: r.token as Address, listed: true })),

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { zeroAddress } from 'viem'
 import type { ChainConfig } from '../../config/types.ts'
 import { defiDeployment } from '../../defi/defiDeployments.ts'
 import { readDefiPositions } from '../../defi/readDefiPositions.ts'
@@ -77,7 +78,11 @@ export async function readDefiChain({
     return { status: 'unavailable', chainId }
   }
   const deployment = defiDeployment(chain)
-  const lido = read.positions.some((p) => p.type === 'lido')
+  // Lido's stETH is priced as ether, and V4 pairs may hold ether itself (address zero).
+  const ether = read.positions.some(
+    (p) => p.type === 'lido' || (p.type === 'uniswap_v4' && BigInt(p.token0) === 0n),
+  )
+  const lido = ether
     ? [deployment.lido?.stEth, chain.wrappedNative].filter((a): a is Address => a != null)
     : []
   const tokens = await readDefiTokens({
@@ -106,6 +111,7 @@ function tokensOf(position: DefiPosition): Address[] {
     case 'uniswap_v2':
       return [position.pair, position.token0, position.token1]
     case 'uniswap_v3':
+    case 'uniswap_v4':
       return [position.token0, position.token1]
     case 'erc4626':
       return [position.vault, position.asset]
@@ -130,7 +136,8 @@ async function readDefiTokens({
   chain: ChainConfig
   addresses: readonly Address[]
 }): Promise<Map<Address, DefiToken>> {
-  const unique = [...new Set(addresses)]
+  // Address zero is the native asset (V4), never a stored token.
+  const unique = [...new Set(addresses)].filter((a) => a !== zeroAddress)
   const out = new Map<Address, DefiToken>()
   if (unique.length === 0) return out
   const [rows, prices] = await Promise.all([

@@ -88,11 +88,28 @@ const Nft = Type.Object({
     }),
   ),
 })
+const NftV4 = Type.Object({
+  type: Type.Literal('NftV4'),
+  ...Common,
+  pool_id: Type.String(),
+  pool_manager: Type.String(),
+  salt: Type.String({ description: 'The token id as 32 bytes, hex' }),
+  hooks: Type.String(),
+  ...tokenFields('token0'),
+  ...tokenFields('token1'),
+  positions: Type.Array(
+    Type.Object({
+      ...NFT_RANGE_BASE_FIELDS,
+      ...NftSide('token0'),
+      ...NftSide('token1'),
+    }),
+  ),
+})
 
 /** `GET /beta/evm/defi/positions/{address}`: the flat shape of interface.md, plus raw amounts. */
 export const DefiBetaResponse = Type.Object({
   wallet_address: Type.String(),
-  positions: Type.Array(Type.Union([Erc4626, Tokenized, UniswapV2, Nft])),
+  positions: Type.Array(Type.Union([Erc4626, Tokenized, UniswapV2, Nft, NftV4])),
   aggregations: Type.Object({
     total_usd_value: Type.Number(),
     total_by_chain: Type.Record(Type.String(), Type.Number()),
@@ -181,23 +198,36 @@ function toPosition(p: ValuedDefiPosition): Flat {
         ...opt('price_in_usd', p.unitPriceUsd),
       }
     case 'Nft':
+      return { ...common, ...nftFields(p) }
+    case 'NftV4':
       return {
         ...common,
-        ...token('token0', p.token0),
-        ...token('token1', p.token1),
-        positions: p.positions.map((r) => ({
-          ...toNftRangeBase(r),
-          ...opt('token0_price', p.token0.priceUsd),
-          ...amount('token0_holdings', r.holdings0),
-          ...amount('token0_rewards', r.rewards0),
-          ...opt('token1_price', p.token1.priceUsd),
-          ...amount('token1_holdings', r.holdings1),
-          ...amount('token1_rewards', r.rewards1),
-        })),
+        pool_id: p.pool,
+        pool_manager: p.poolManager,
+        salt: p.salt,
+        hooks: p.hooks,
+        ...nftFields(p),
       }
     default: {
       const never: never = p
       throw new Error(`Unknown position type ${(never as { type: string }).type}.`)
     }
+  }
+}
+
+/** Both NFT shapes' tokens and ranges, flat. */
+function nftFields(p: Extract<ValuedDefiPosition, { type: 'Nft' | 'NftV4' }>): Flat {
+  return {
+    ...token('token0', p.token0),
+    ...token('token1', p.token1),
+    positions: p.positions.map((r) => ({
+      ...toNftRangeBase(r),
+      ...opt('token0_price', p.token0.priceUsd),
+      ...amount('token0_holdings', r.holdings0),
+      ...amount('token0_rewards', r.rewards0),
+      ...opt('token1_price', p.token1.priceUsd),
+      ...amount('token1_holdings', r.holdings1),
+      ...amount('token1_rewards', r.rewards1),
+    })),
   }
 }

@@ -24,7 +24,9 @@ const Common = {
   chain: Type.String(),
   chain_id: Type.Integer(),
   protocol: Type.String(),
-  pool: Type.String({ description: 'The pair, the V3 pool, the vault or Lido stETH' }),
+  pool: Type.String({
+    description: 'The pair, the V3 pool, the V4 pool id, the vault, Lido stETH or the Aave Pool',
+  }),
   value_usd: Type.Number(),
   logo: Type.Null(),
 }
@@ -101,9 +103,27 @@ const Nft = Type.Object({
   ),
 })
 
+const NftV4 = Type.Object({
+  type: Type.Literal('NftV4'),
+  ...Common,
+  pool_id: Type.String({ description: 'The V4 pool id (keccak256 of its key); also `pool`' }),
+  pool_manager: Type.String(),
+  salt: Type.String({ description: 'The position’s salt: its token id as 32 bytes, hex' }),
+  hooks: Type.String({ description: 'The pool’s hooks contract (address zero: none)' }),
+  token0: TokenWithDecimals,
+  token1: TokenWithDecimals,
+  positions: Type.Array(
+    Type.Object({
+      ...NFT_RANGE_BASE_FIELDS,
+      token0: NftSide,
+      token1: NftSide,
+    }),
+  ),
+})
+
 /** `GET /v1/evm/defi/positions/{address}`: Sim's current shape, plus raw amounts. */
 export const DefiV1Response = Type.Object({
-  positions: Type.Array(Type.Union([Erc4626, Tokenized, UniswapV2, Nft])),
+  positions: Type.Array(Type.Union([Erc4626, Tokenized, UniswapV2, Nft, NftV4])),
   aggregations: Type.Object({
     total_value_usd: Type.Number(),
     total_by_chain: Type.Record(Type.String(), Type.Number()),
@@ -201,6 +221,22 @@ function toPosition(p: ValuedDefiPosition, chain: string): PositionJson {
       return {
         type: 'Nft',
         ...common,
+        token0: withDecimals(p.token0),
+        token1: withDecimals(p.token1),
+        positions: p.positions.map((r) => ({
+          ...toNftRangeBase(r),
+          token0: nftSide(p.token0, r.holdings0, r.rewards0),
+          token1: nftSide(p.token1, r.holdings1, r.rewards1),
+        })),
+      }
+    case 'NftV4':
+      return {
+        type: 'NftV4',
+        ...common,
+        pool_id: p.pool,
+        pool_manager: p.poolManager,
+        salt: p.salt,
+        hooks: p.hooks,
         token0: withDecimals(p.token0),
         token1: withDecimals(p.token1),
         positions: p.positions.map((r) => ({

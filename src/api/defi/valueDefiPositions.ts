@@ -1,7 +1,7 @@
-import { formatUnits, zeroAddress } from 'viem'
+import { formatUnits, numberToHex, zeroAddress } from 'viem'
 import { DEFAULT_V2_PROTOCOL, type DefiDeployment } from '../../defi/defiDeployments.ts'
-import type { DefiPosition, UniswapV3Position } from '../../defi/types.ts'
-import type { Address } from '../../evm/types.ts'
+import type { DefiPosition, UniswapV3Position, UniswapV4Position } from '../../defi/types.ts'
+import type { Address, Hex } from '../../evm/types.ts'
 
 /** What the store knows of a token, and its current USD price when it has one. */
 export type DefiToken = {
@@ -50,6 +50,18 @@ export type ValuedDefiPosition = {
     }
   | { type: 'Nft'; token0: DefiToken; token1: DefiToken; positions: DefiNftRange[] }
   | {
+      /** One V4 position NFT; `pool` is the pool id. */
+      type: 'NftV4'
+      poolManager: Address
+      /** The position's salt in the PoolManager: the token id as 32 bytes. */
+      salt: Hex
+      hooks: Address
+      /** Address zero: the native asset (18 decimals, priced as the wrapped native token). */
+      token0: DefiToken
+      token1: DefiToken
+      positions: [DefiNftRange]
+    }
+  | {
       type: 'Erc4626'
       vault: DefiToken
       shares: DefiAmount
@@ -87,12 +99,13 @@ export type ValuedDefiPosition = {
 
 export type TokenizedType = 'StETH' | 'WstETH' | 'AtokenV3' | 'AaveV3VariableDebt'
 
-const TYPE_ORDER = ['Erc4626', 'Nft', 'Tokenized', 'UniswapV2'] as const
+const TYPE_ORDER = ['Erc4626', 'Nft', 'NftV4', 'Tokenized', 'UniswapV2'] as const
 
 /**
  * Values one chain's positions with token facts and prices: every amount × its token's price
- * (an unpriced token, or one without decimals, adds 0); a V3 position's rewards count. NFTs of
- * one pool become one `Nft` entry with a range per NFT, in token id order. Without
+ * (an unpriced token, or one without decimals, adds 0); a V3 or V4 position's rewards count.
+ * V3 NFTs of one pool become one `Nft` entry with a range per NFT, in token id order; each V4
+ * NFT is an `NftV4` entry of its own (its salt differs). Without
  * `priceUnlistedVaults` (config `unlistedVaults: list`), shares of unlisted vaults are shown
  * as if their underlying token had no price: holdings, no USD value. Lido's stETH and wstETH
  * are valued at what they redeem for, priced as ETH (`wrappedNative`), not at their own market.
@@ -116,7 +129,15 @@ export function valueDefiPositions({
   /** The chain's wrapped native token, whose price is ETH's. Default none (Lido unpriced). */
   wrappedNative?: Address | null
 }): ValuedDefiPosition[] {
-  const token = (address: Address): DefiToken => tokens.get(address) ?? { address }
+  const wrapped = wrappedNative ? tokens.get(wrappedNative) : undefined
+  // Ether in a V4 pool: address zero, 18 decimals on every chain, priced as its wrapped token.
+  const native: DefiToken = {
+    address: zeroAddress,
+    decimals: 18,
+    ...(wrapped?.priceUsd === undefined ? {} : { priceUsd: wrapped.priceUsd }),
+  }
+  const token = (address: Address): DefiToken =>
+    address === zeroAddress ? native : (tokens.get(address) ?? { address })
   const amount = (address: Address, raw: bigint): DefiAmount => toAmount(token(address), raw)
   const out: ValuedDefiPosition[] = []
   const pools = new Map<string, UniswapV3Position[]>()
@@ -201,6 +222,25 @@ export function valueDefiPositions({
         })
         break
       }
+      case 'uniswap_v4': {
+        const range = nftRange(p)
+        out.push({
+          type: 'NftV4',
+          chainId,
+          protocol:
+            deployment.v4Managers?.find((m) => m.positionManager === p.manager)?.protocol ??
+            'UniswapV4',
+          pool: p.poolId,
+          poolManager: p.poolManager,
+          salt: numberToHex(p.tokenId, { size: 32 }),
+          hooks: p.hooks,
+          token0: token(p.token0),
+          token1: token(p.token1),
+          positions: [range],
+          valueUsd: rangeValue(range),
+        })
+        break
+      }
       case 'aave_v3': {
         const sign = p.kind === 'vdebt' ? -1n : 1n
         const underlying = token(p.underlying)
@@ -233,19 +273,7 @@ export function valueDefiPositions({
     const first = group[0]!
     const ranges = [...group]
       .sort((a, b) => (a.tokenId < b.tokenId ? -1 : a.tokenId > b.tokenId ? 1 : 0))
-      .map(
-        (p): DefiNftRange => ({
-          tokenId: p.tokenId,
-          tickLower: p.tickLower,
-          tickUpper: p.tickUpper,
-          liquidity: p.liquidity,
-          inRange: p.inRange,
-          holdings0: amount(p.token0, p.amount0),
-          holdings1: amount(p.token1, p.amount1),
-          rewards0: amount(p.token0, p.fees0),
-          rewards1: amount(p.token1, p.fees1),
-        }),
-      )
+      .map(nftRange)
     out.push({
       type: 'Nft',
       chainId,
@@ -255,18 +283,29 @@ export function valueDefiPositions({
       token0: token(first.token0),
       token1: token(first.token1),
       positions: ranges,
-      valueUsd: ranges.reduce(
-        (sum, r) =>
-          sum +
-          r.holdings0.valueUsd +
-          r.holdings1.valueUsd +
-          r.rewards0.valueUsd +
-          r.rewards1.valueUsd,
-        0,
-      ),
+      valueUsd: ranges.reduce((sum, r) => sum + rangeValue(r), 0),
     })
   }
   return out
+
+  function nftRange(p: UniswapV3Position | UniswapV4Position): DefiNftRange {
+    return {
+      tokenId: p.tokenId,
+      tickLower: p.tickLower,
+      tickUpper: p.tickUpper,
+      liquidity: p.liquidity,
+      inRange: p.inRange,
+      holdings0: amount(p.token0, p.amount0),
+      holdings1: amount(p.token1, p.amount1),
+      rewards0: amount(p.token0, p.fees0),
+      rewards1: amount(p.token1, p.fees1),
+    }
+  }
+}
+
+/** A range's value: principal and rewards of both tokens. */
+function rangeValue(r: DefiNftRange): number {
+  return r.holdings0.valueUsd + r.holdings1.valueUsd + r.rewards0.valueUsd + r.rewards1.valueUsd
 }
 
 /** Answer order: `value_usd` descending, then chain id, type, pool address. */

@@ -116,7 +116,16 @@ test('default', { timeout: 120_000 }, async () => {
   expect(defiRes.status).toBe(200)
   const defi = (await defiRes.json()) as { positions: { type: string; token_type?: string }[] }
   expect(new Set(defi.positions.map((p) => p.token_type ?? p.type))).toEqual(
-    new Set(['UniswapV2', 'Nft', 'Erc4626', 'StETH', 'WstETH', 'AtokenV3', 'AaveV3VariableDebt']),
+    new Set([
+      'UniswapV2',
+      'Nft',
+      'NftV4',
+      'Erc4626',
+      'StETH',
+      'WstETH',
+      'AtokenV3',
+      'AaveV3VariableDebt',
+    ]),
   )
 
   // The printed SVM call works against the Surfpool chains (offline, seeded).

@@ -14,7 +14,7 @@ export type LocalChain = {
   label: string
   anvil: Anvil
   world: World
-  /** Lido, a vault and an Aave V3 market deployed on the world, with positions. */
+  /** Lido, a vault, an Aave V3 market and Uniswap V4 deployed on the world, with positions. */
   defi: WorldDefi
 }
 
@@ -137,7 +137,7 @@ async function buildOne({
         `${fmt(world.stats.transactions)} transactions in ${fmt(blocks)} blocks, built in ${formatSeconds(world.stats.ms)}`,
     )
     signal.throwIfAborted()
-    say('deploying Lido, a vault and an Aave V3 market, with positions…')
+    say('deploying Lido, a vault, an Aave V3 market and Uniswap V4, with positions…')
     const defiStarted = Date.now()
     const defi = await deployWorldDefi({ rpcUrl, world })
     say(`DeFi positions opened in ${formatSeconds(Date.now() - defiStarted)}`)
