@@ -4,6 +4,9 @@ import { BaseError } from '../internal/errors.ts'
 export const MIN_TICK = -887_272
 export const MAX_TICK = 887_272
 
+/** Pure: a tick the pools accept (MIN_TICK ≤ tick ≤ MAX_TICK). */
+export const isTick = (tick: number) => tick >= MIN_TICK && tick <= MAX_TICK
+
 const Q32 = 1n << 32n
 const MAX_UINT256 = (1n << 256n) - 1n
 

@@ -10,7 +10,8 @@ export type V4PoolKey = {
   hooks: Address
 }
 
-const POOL_KEY = {
+/** The ABI type of a `PoolKey` (a tuple, as the PoolManager and PositionManager take it). */
+export const V4_POOL_KEY_ABI = {
   type: 'tuple',
   components: [
     { name: 'currency0', type: 'address' },
@@ -23,5 +24,5 @@ const POOL_KEY = {
 
 /** Pure: the `PoolId` of a key, keccak256 of its ABI encoding (`PoolIdLibrary.toId`). */
 export function getV4PoolId(key: V4PoolKey): Hex {
-  return keccak256(encodeAbiParameters([POOL_KEY], [key]))
+  return keccak256(encodeAbiParameters([V4_POOL_KEY_ABI], [key]))
 }

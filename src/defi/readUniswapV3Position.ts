@@ -2,7 +2,7 @@ import { encodeFunctionData } from 'viem'
 import type { Address } from '../evm/types.ts'
 import { decodeResult } from './decodeResult.ts'
 import { uniswapV3PoolAbi, uniswapV3PositionManagerAbi } from './defiAbis.ts'
-import { MAX_TICK, MIN_TICK } from './getSqrtRatioAtTick.ts'
+import { isTick } from './getSqrtRatioAtTick.ts'
 import { getV3FeeGrowthInside } from './getV3FeeGrowthInside.ts'
 import { getV3PoolAddress } from './getV3PoolAddress.ts'
 import { getV3PrincipalAmounts } from './getV3PrincipalAmounts.ts'
@@ -14,7 +14,6 @@ const GLOBAL0 = encodeFunctionData({ abi: uniswapV3PoolAbi, functionName: 'feeGr
 const GLOBAL1 = encodeFunctionData({ abi: uniswapV3PoolAbi, functionName: 'feeGrowthGlobal1X128' })
 const ticks = (tick: number) =>
   encodeFunctionData({ abi: uniswapV3PoolAbi, functionName: 'ticks', args: [tick] })
-const isTick = (tick: number) => tick >= MIN_TICK && tick <= MAX_TICK
 
 /**
  * Values a Uniswap V3 position NFT: principal as a full decrease pays it, fees as `collect`

@@ -2,13 +2,11 @@ import { encodeFunctionData, numberToHex } from 'viem'
 import type { Address } from '../evm/types.ts'
 import { decodeResult } from './decodeResult.ts'
 import { uniswapV4PositionManagerAbi, uniswapV4StateViewAbi } from './defiAbis.ts'
-import { MAX_TICK, MIN_TICK } from './getSqrtRatioAtTick.ts'
+import { isTick } from './getSqrtRatioAtTick.ts'
 import { getV3PrincipalAmounts } from './getV3PrincipalAmounts.ts'
 import { getV3UncollectedFees } from './getV3UncollectedFees.ts'
 import { getV4PoolId } from './getV4PoolId.ts'
 import type { DefiCandidate, PositionRead } from './types.ts'
-
-const isTick = (tick: number) => tick >= MIN_TICK && tick <= MAX_TICK
 
 /**
  * Values a Uniswap V4 position NFT with V3's arithmetic (V4 pools keep V3's ticks, liquidity

@@ -1,5 +1,5 @@
 import { type Abi, encodeAbiParameters, encodePacked, maxUint128, maxUint256, parseAbi } from 'viem'
-import type { V4PoolKey as PoolKey } from '../defi/getV4PoolId.ts'
+import { type V4PoolKey as PoolKey, V4_POOL_KEY_ABI } from '../defi/getV4PoolId.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import { loadArtifact, loadPermit2Code, PERMIT2_ADDRESS } from './artifacts.ts'
 import type { AnvilActions } from './createAnvilActions.ts'
@@ -26,16 +26,6 @@ export const V4_ACTIONS = {
   SWEEP: 0x14,
 } as const
 
-const POOL_KEY = {
-  type: 'tuple',
-  components: [
-    { name: 'currency0', type: 'address' },
-    { name: 'currency1', type: 'address' },
-    { name: 'fee', type: 'uint24' },
-    { name: 'tickSpacing', type: 'int24' },
-    { name: 'hooks', type: 'address' },
-  ],
-} as const
 const PERMIT2_ABI = parseAbi([
   'function approve(address token, address spender, uint160 amount, uint48 expiration)',
 ])
@@ -160,7 +150,7 @@ export function encodeV4Mint({
       action: V4_ACTIONS.MINT_POSITION,
       params: encodeAbiParameters(
         [
-          POOL_KEY,
+          V4_POOL_KEY_ABI,
           { type: 'int24' },
           { type: 'int24' },
           { type: 'uint256' },
