@@ -14,9 +14,17 @@ export async function createCountingProxy({
 }: {
   target: string
   record?: { methods: readonly string[]; onCall(call: ProxiedCall): void }
-}): Promise<{ url: string; seen: Map<string, number>; close(): Promise<void> }> {
+}): Promise<{
+  url: string
+  seen: Map<string, number>
+  /** HTTP requests (round trips) forwarded so far. */
+  requests(): number
+  close(): Promise<void>
+}> {
   const seen = new Map<string, number>()
+  let requests = 0
   const server = createServer(async (req, res) => {
+    requests++
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks)
@@ -60,6 +68,7 @@ export async function createCountingProxy({
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    requests: () => requests,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
