@@ -155,6 +155,17 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => chain1(c)?.deniedVaults,
       want: ['0x00000000000000000000000000000000000000aa'],
     },
+    '--defi-protocol': {
+      args: ['--defi-protocol', `1=aave_v3:${A}`, '--defi-protocol', `1=erc4626:${B}:MyVaults`],
+      read: (c) => chain1(c)?.defi,
+      want: {
+        v3Managers: [],
+        v4Managers: [],
+        v2Protocols: {},
+        vaults: [{ address: B, protocol: 'MyVaults' }],
+        aaveV3Pools: [A],
+      },
+    },
     '--response-profile': {
       args: ['--response-profile', 'sim'],
       read: (c) => c.server.responseProfile,

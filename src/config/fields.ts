@@ -1,9 +1,11 @@
 import { RESPONSE_PROFILES, type ResponseProfile } from '../api/profiles/responseProfiles.ts'
+import { DEFI_PROTOCOL_FORMS } from '../defi/defiProtocolEntry.ts'
 import {
   addressListRule,
   addressRule,
   booleanRule,
   databaseRule,
+  defiProtocolListRule,
   dexFactoryListRule,
   headerListRule,
   integerRule,
@@ -349,6 +351,14 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     description: 'ERC4626 vaults never shown in DeFi positions, listed or not (default none)',
     valueName: 'address',
   },
+  {
+    key: 'defiProtocols',
+    env: 'SCRY_DEFI_PROTOCOLS',
+    flag: '--defi-protocol',
+    rule: defiProtocolListRule,
+    description: `DeFi deployments read for positions, replacing the chain's shipped ones: ${DEFI_PROTOCOL_FORMS.join(', ')}`,
+    valueName: 'type:address…',
+  },
 ]
 
 /** Defaults of every chain; `usdc`, `wrappedNative` and `dexFactories` come per chain from `dexDeployment`. */
@@ -367,4 +377,5 @@ export const CHAIN_DEFAULTS: Omit<
   genesis: undefined,
   unlistedVaults: 'value',
   deniedVaults: [],
+  defiProtocols: undefined,
 }

@@ -35,8 +35,9 @@ export function setChain({
     layer.chains.set(chainId, chain)
   }
   const { settings } = chain
-  // Several flags for one chain add up (`--rpc 1=a --rpc 1=b`); other keys: last one wins.
-  if (key === 'rpc' && settings.rpc)
-    settings.rpc = [...new Set([...settings.rpc, ...(value as string[])])]
-  else (settings as Record<string, unknown>)[key] = value
+  // Several flags for one chain add up for list settings (`--rpc 1=a --rpc 1=b`,
+  // `--dex-factory`, `--defi-protocol`, …); other keys: last one wins.
+  const before = (settings as Record<string, unknown>)[key]
+  ;(settings as Record<string, unknown>)[key] =
+    Array.isArray(before) && Array.isArray(value) ? [...new Set([...before, ...value])] : value
 }

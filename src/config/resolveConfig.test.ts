@@ -425,7 +425,7 @@ test('error: every problem of a config file, reported together', async () => {
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults, defiProtocols)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"
@@ -707,4 +707,47 @@ test('error: price settings name what they expect', async () => {
   expect(issues).toContain('an address (0x and 40 hex digits)')
   expect(issues).toContain('uniswap_v2:<address> or uniswap_v3:<address>, got "sushi:0x')
   expect(issues).toContain('an integer ≥ 0, got "-5"')
+})
+
+test('args: defiProtocols from the file, the environment and flags replace the shipped deployment', async () => {
+  const [a, b, c] = ['aa', 'bb', 'cc'].map((x) => `0x${x.repeat(20)}`) as [string, string, string]
+  await writeJson('scry.config.json', {
+    chains: {
+      '1': { rpc: 'http://a', defiProtocols: [`uniswap_v3:${a}:${b}:PancakeV3`, `lido:${a}:${b}`] },
+      '10': { rpc: 'http://b', defiProtocols: [] },
+      '8453': { rpc: 'http://c' },
+    },
+  })
+  const config = await resolveConfig({
+    env: { SCRY_DEFI_PROTOCOLS_10: `aave_v3:${c}` },
+    cwd,
+    flags: { defiProtocol: [`1=erc4626:${c}:Yearn`, `1=uniswap_v2:${a}:SushiSwapV2`] },
+  })
+  const defi = (id: number) => config.chains.find((x) => x.chainId === id)?.defi
+  // Flags win over the file for chain 1, and their entries add up.
+  expect(defi(1)).toEqual({
+    v3Managers: [],
+    v4Managers: [],
+    v2Protocols: { [a]: 'SushiSwapV2' },
+    vaults: [{ address: c, protocol: 'Yearn' }],
+    aaveV3Pools: [],
+  })
+  expect(defi(10)?.aaveV3Pools).toEqual([c])
+  // Not set: the shipped deployment (`defiDeployment` falls back to it).
+  expect(defi(8453)).toBeUndefined()
+})
+
+test('error: defiProtocols entries name the forms they may take', async () => {
+  const issues = await issuesOf(
+    resolveConfig({
+      env: {},
+      cwd,
+      flags: {
+        rpc: ['1=https://eth.example'],
+        defiProtocol: ['1=aave_v2:0x00000000000000000000000000000000000000c2'],
+      },
+    }),
+  )
+  expect(issues).toContain('aave_v3:<pool>')
+  expect(issues).toContain('got "aave_v2:0x')
 })

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { CHAIN_CATALOGUE } from '../chains/catalogue.ts'
 import { resolveCatalogue } from '../chains/resolveCatalogue.ts'
+import { toDefiDeployment } from '../defi/defiProtocolEntry.ts'
 import { dexDeployment } from '../prices/dexDeployments.ts'
 import { CHAIN_DEFAULTS, GLOBAL_DEFAULTS, type GlobalSettings } from './fields.ts'
 import { InvalidConfigError } from './InvalidConfigError.ts'
@@ -80,10 +81,12 @@ export async function resolveConfig({
       ...entries.map((entry) => entry.settings),
     )
     if (settings.rpc.length === 0) continue
+    const { defiProtocols, ...rest } = settings
     chains.push({
       chainId,
       name: known.name,
-      ...settings,
+      ...rest,
+      ...(defiProtocols === undefined ? {} : { defi: toDefiDeployment(defiProtocols) }),
       genesis: settings.genesis === undefined ? undefined : resolve(cwd, settings.genesis),
       expectedChainId: chainId,
     })

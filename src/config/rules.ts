@@ -1,3 +1,8 @@
+import {
+  DEFI_PROTOCOL_FORMS,
+  type DefiProtocolEntry,
+  parseDefiProtocol,
+} from '../defi/defiProtocolEntry.ts'
 import { type DexFactory, POOL_TYPES, type PoolType } from '../evm/poolTypes.ts'
 import { redactUrl } from '../utils/redactUrl.ts'
 
@@ -148,6 +153,11 @@ export const dexFactoryListRule: Rule<DexFactory[]> = listRule({
     if (!ADDRESS.test(address)) return undefined
     return { type: type as PoolType, address: address.toLowerCase() as `0x${string}` }
   },
+})
+
+export const defiProtocolListRule: Rule<DefiProtocolEntry[]> = listRule({
+  expected: `DeFi deployments as ${DEFI_PROTOCOL_FORMS.join(', ')}`,
+  item: parseDefiProtocol,
 })
 
 const RPC_PROTOCOLS = ['http:', 'https:', 'ws:', 'wss:']

@@ -1,6 +1,7 @@
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import type { CatalogueOverride } from '../chains/resolveCatalogue.ts'
 import type { DefiDeployment } from '../defi/defiDeployments.ts'
+import type { DefiProtocolEntry } from '../defi/defiProtocolEntry.ts'
 import type { DexFactory } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
 
@@ -142,9 +143,10 @@ export type ChainConfig = {
   /** A pool whose priced side holds less than this (USD, ×2) never sets a price. Default 1000. */
   minPoolLiquidityUsd: number
   /**
-   * Where DeFi positions are read from (V3 position managers, V2 fork names, listed vaults);
-   * replaces the chain's shipped entry (`src/defi/defiDeployments.ts`). Default: the shipped
-   * entry. Set by `scry dev` for its local chains; not in the config file yet.
+   * Where DeFi positions are read from (position managers, V2 fork names, listed vaults, Aave
+   * pools, Lido); replaces the chain's shipped entry (`src/defi/defiDeployments.ts`). Default:
+   * the shipped entry. Config `defiProtocols` sets it (`toDefiDeployment`); `scry dev` sets it
+   * for its local chains.
    */
   defi?: DefiDeployment | undefined
   /**
@@ -167,8 +169,11 @@ export type ChainConfig = {
   genesis: string | undefined
 }
 
-/** What the config layers set per chain (`defi` is not a config-file setting yet). */
-export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId' | 'defi'>
+/** What the config layers set per chain (`defiProtocols` becomes `defi`). */
+export type ChainSettings = Omit<ChainConfig, 'chainId' | 'name' | 'expectedChainId' | 'defi'> & {
+  /** Undefined: the shipped deployment; a list (even empty) replaces it. */
+  defiProtocols: DefiProtocolEntry[] | undefined
+}
 
 /** Per-chain options in the config file; `rpc` may be one URL or several. */
 export type ChainFileConfig = {
@@ -190,6 +195,8 @@ export type ChainFileConfig = {
   /** `value` | `list` | `off`. */
   unlistedVaults?: UnlistedVaults
   deniedVaults?: string | string[]
+  /** `"aave_v3:0x…"`, `"uniswap_v3:0x…:0x…:Name"`, … (`DEFI_PROTOCOL_FORMS`). */
+  defiProtocols?: string | string[]
 }
 
 /** Shape of `scry.config.json` / the default export of `scry.config.ts`. */
@@ -254,4 +261,5 @@ export type ConfigFlags = {
   genesis?: string[] | undefined
   unlistedVaults?: string[] | undefined
   deniedVault?: string[] | undefined
+  defiProtocol?: string[] | undefined
 }
