@@ -9,6 +9,7 @@ import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiRpc } from './createApiRpc.ts'
 import type { Cursors } from './createCursors.ts'
+import type { DefiDeployments } from './defi/createDefiDeployments.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
 import type { ResponseProfile } from './profiles/responseProfiles.ts'
 
@@ -47,6 +48,8 @@ export type ApiContext = {
   svm: ReadonlyMap<string, SvmChain>
   /** Read-only node clients of the EVM chains, for answers read at request time. */
   evmRpc: ApiRpc
+  /** Each chain's DeFi deployment, checked against its node once. */
+  defiDeployments: DefiDeployments
 }
 
 declare module 'fastify' {

@@ -12,6 +12,7 @@ import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiContext, NodeHead } from './apiContext.ts'
 import { createApiRpc } from './createApiRpc.ts'
 import { createCursors } from './createCursors.ts'
+import { createDefiDeployments } from './defi/createDefiDeployments.ts'
 import { createRateLimiter } from './metering/createRateLimiter.ts'
 import type { ResponseProfile } from './profiles/responseProfiles.ts'
 
@@ -56,6 +57,12 @@ export function createApiContext({
   const meter = createMeter({ store })
   const rateLimiter = createRateLimiter(redis ? { redis } : {})
   const evmRpc = createApiRpc({ chains, logger })
+  const defiDeployments = createDefiDeployments({ evmRpc, logger })
+  // Checked at start where the catalogue serves DeFi positions, so a disowned entry shows in
+  // the log right away (each check is kept; a node that is down is asked again on first use).
+  for (const chain of chains)
+    if (catalogue.find((c) => c.chainId === chain.chainId)?.endpoints.defi_positions)
+      void defiDeployments.forChain(chain)
   return {
     store,
     reads,
@@ -75,6 +82,7 @@ export function createApiContext({
     webhookUrls,
     svm,
     evmRpc,
+    defiDeployments,
     async close() {
       evmRpc.close()
       await meter.close()

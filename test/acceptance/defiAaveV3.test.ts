@@ -11,6 +11,7 @@ import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createRpcClient } from '../../src/evm/rpc/createRpcClient.ts'
 import type { Hex } from '../../src/evm/types.ts'
 import { createPriceWorld, type PriceWorld, priceWorldChain } from '../support/createPriceWorld.ts'
+import { createTestApi } from '../support/createTestApi.ts'
 import { createPublishedValidator } from '../support/publishedSchemas.ts'
 import {
   type IndexedSide,
@@ -398,5 +399,36 @@ test('behavior: supported-protocols lists the aave_v3 family', async () => {
       chains: [{ chain_id: CHAIN_ID, chain_name: 'ethereum', status: 'stable' }],
       sub_protocols: ['AaveV3'],
     })
+  }
+})
+
+test('behavior: deployment entries the node disowns are disabled, the rest served', async () => {
+  const { store } = sides[0]!.side.store
+  // An Aave pool address without code beside the real one; and the shipped (mainnet)
+  // deployment of chain 1, none of which exists on this node.
+  const mixed = await createTestApi({
+    store,
+    chains: [{ ...chain, defi: { ...chain.defi!, aaveV3Pools: [market.pool, w.trader] } }],
+  })
+  const shipped = await createTestApi({ store, chains: [{ ...chain, defi: undefined }] })
+  try {
+    const families = async (api: typeof mixed) =>
+      (await api.get('/v1/evm/defi/supported-protocols')).body.protocol_families.map(
+        (f: any) => f.family,
+      )
+    expect(await families(mixed)).toEqual(['uniswap_v2', 'aave_v3'])
+    const checked = await mixed.ctx.defiDeployments.forChain(mixed.ctx.chains[0]!)
+    expect(checked.aaveV3Pools).toEqual([market.pool])
+    const res = await mixed.get(`/v1/evm/defi/positions/${alice}`)
+    expect(res.body.positions.map((p: any) => p.token_type).sort()).toEqual([
+      'AaveV3VariableDebt',
+      'AtokenV3',
+    ])
+    // V2 positions come from the chain's price factories, which this node has.
+    expect(await families(shipped)).toEqual(['uniswap_v2'])
+    expect((await shipped.get(`/v1/evm/defi/positions/${alice}`)).body.positions).toEqual([])
+  } finally {
+    await mixed.close()
+    await shipped.close()
   }
 })

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import { zeroAddress } from 'viem'
 import type { ChainConfig } from '../../config/types.ts'
-import { defiDeployment } from '../../defi/defiDeployments.ts'
 import { readDefiPositions } from '../../defi/readDefiPositions.ts'
 import type { DefiPosition } from '../../defi/types.ts'
 import type { Address, Hex } from '../../evm/types.ts'
@@ -45,7 +44,7 @@ export async function readDefiChain({
   maxPositions,
   timeoutMs,
 }: {
-  ctx: Pick<ApiContext, 'reads' | 'evmRpc'>
+  ctx: Pick<ApiContext, 'reads' | 'evmRpc' | 'defiDeployments'>
   chain: ChainConfig
   wallet: Address
   maxPositions: number
@@ -55,9 +54,10 @@ export async function readDefiChain({
   const db = ctx.reads.db
   const checkpoint = await ctx.reads.getCheckpoint(chainId)
   if (!checkpoint) return { status: 'unindexed', chainId }
+  const deployment = await ctx.defiDeployments.forChain(chain)
   const { candidates, total } = await readDefiCandidates({
     db,
-    chain,
+    chain: { ...chain, defi: deployment },
     wallet,
     limit: maxPositions,
   })
@@ -77,7 +77,6 @@ export async function readDefiChain({
   } catch {
     return { status: 'unavailable', chainId }
   }
-  const deployment = defiDeployment(chain)
   // Lido's stETH is priced as ether, and V4 pairs may hold ether itself (address zero).
   const ether = read.positions.some(
     (p) => p.type === 'lido' || (p.type === 'uniswap_v4' && BigInt(p.token0) === 0n),

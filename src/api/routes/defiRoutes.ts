@@ -107,9 +107,15 @@ export const defiRoutes: RouteModule = (app, ctx) => {
       // Every family served is stable: the flag is accepted and changes nothing yet.
       parseFlag(q.include_preview_protocols, 'include_preview_protocols', false)
       await meterRequest({ ctx, request, reply, cost: SUPPORTED_PROTOCOLS_COST })
+      const chains = await Promise.all(
+        ctx.chains.map(async (chain) => ({
+          ...chain,
+          defi: await ctx.defiDeployments.forChain(chain),
+        })),
+      )
       return {
         protocol_families: listDefiProtocols({
-          chains: ctx.chains,
+          chains,
           catalogue: ctx.catalogue,
           includePreviewChains,
         }),
@@ -121,7 +127,9 @@ export const defiRoutes: RouteModule = (app, ctx) => {
 const SupportedProtocolsResponse = Type.Object({
   protocol_families: Type.Array(
     Type.Object({
-      family: Type.String({ description: '`uniswap_v2`, `uniswap_v3`, `erc4626` or `lido`' }),
+      family: Type.String({
+        description: '`uniswap_v2`, `uniswap_v3`, `uniswap_v4`, `aave_v3`, `erc4626` or `lido`',
+      }),
       chains: Type.Array(
         Type.Object({
           chain_id: Type.Integer(),
