@@ -77,6 +77,8 @@ describe('sqlite, end to end', () => {
     await drop?.()
   })
 
+  // Six `scry keys` processes, each loading the whole CLI (~3.7 s alone on 2 cores, several
+  // times that while the rest of the suite runs beside it).
   test('default: create, use, list, set, revoke', async () => {
     const created = await scry(database, 'create', '--name', 'alice', '--json')
     expect(created.code).toBe(0)
@@ -212,7 +214,7 @@ describe('sqlite, end to end', () => {
       cu_used: 2,
     })
     expect(after.find((k: any) => k.id === alice.id).profile).toBe('sim')
-  })
+  }, 180_000)
 
   test('error: unknown ids, bad values, nothing to change', async () => {
     const cases: [string[], string][] = [
