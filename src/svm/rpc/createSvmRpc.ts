@@ -111,7 +111,7 @@ export function createSvmRpc({
         { method: 'getBalance', params: [address, { commitment: COMMITMENT }] },
         options(signal),
       )
-      return toBigInt(result.value)
+      return shaped('getBalance', () => toBigInt(result.value))
     },
     async getTokenAccountsByOwner({ owner, programId }, signal) {
       const result = await client.request<{ value: { pubkey: string; account: unknown }[] }>(
@@ -188,18 +188,31 @@ export function createSvmRpc({
         },
         options(signal),
       )
-      return toBigInt(result.value.total)
+      return shaped('getSupply', () => toBigInt(result.value.total))
     },
     async getSlot(signal) {
       const slot = await client.request<unknown>(
         { method: 'getSlot', params: [{ commitment: COMMITMENT }] },
         options(signal),
       )
-      return Number(toBigInt(slot))
+      return shaped('getSlot', () => Number(toBigInt(slot)))
     },
     close() {
       client.close()
     },
+  }
+}
+
+/**
+ * Reads a value out of a node's answer; an answer of another shape (`null`, a string where a
+ * number belongs) is the node's failure, like a transport error: callers answer 503, not 500.
+ */
+function shaped<T>(method: string, read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error
+    throw new RpcTransportError({ method, host: 'node', reason: 'malformed answer', cause: error })
   }
 }
 
@@ -213,7 +226,7 @@ function readAccount(method: string, address: string, value: unknown): SvmAccoun
   return {
     address,
     owner: account.owner,
-    lamports: toBigInt(account.lamports),
+    lamports: shaped(method, () => toBigInt(account.lamports)),
     data: new Uint8Array(Buffer.from(data, 'base64')),
   }
 }
