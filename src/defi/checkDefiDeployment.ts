@@ -1,4 +1,4 @@
-import { encodeFunctionData, parseAbi } from 'viem'
+import { type ContractFunctionName, encodeFunctionData, parseAbi } from 'viem'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import { decodeAddressWord } from './decodeAddressWord.ts'
@@ -12,13 +12,13 @@ const IDENTITY_ABI = parseAbi([
   'function stETH() view returns (address)',
   'function getTotalShares() view returns (uint256)',
 ])
-type Identity = 'factory' | 'poolManager' | 'ADDRESSES_PROVIDER' | 'asset' | 'stETH'
+type Identity = ContractFunctionName<typeof IDENTITY_ABI>
 
 /** One thing to check: code at `address` and an identity call that answers (as `expect`). */
 type Probe = {
   what: string
   address: Address
-  call: Identity | 'getTotalShares'
+  call: Identity
   /** The address the call must answer; any non-zero address (or uint) where absent. */
   expect?: Address
 }
@@ -98,11 +98,11 @@ export async function checkDefiDeployment({
     if (!code) throw new Error(`No answer for ${p.what}.`)
     const hasCode = code.ok && typeof code.result === 'string' && code.result !== '0x'
     const result = call?.ok && typeof call.result === 'string' ? (call.result as Hex) : undefined
+    const address = decodeAddressWord(result)
     const answered =
       p.call === 'getTotalShares'
         ? result !== undefined && /^0x[0-9a-f]{64}$/i.test(result)
-        : decodeAddressWord(result) !== undefined &&
-          (p.expect === undefined || decodeAddressWord(result) === p.expect)
+        : address !== undefined && (p.expect === undefined || address === p.expect)
     const ok = hasCode && answered
     verdicts.set(p, ok)
     if (!ok)

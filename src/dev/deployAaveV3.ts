@@ -1,4 +1,5 @@
 import type { Abi } from 'viem'
+import { erc20Abi } from '../evm/abis.ts'
 import type { Address } from '../evm/types.ts'
 import { type ArtifactName, loadArtifact } from './artifacts.ts'
 import type { AnvilActions } from './createAnvilActions.ts'
@@ -27,7 +28,7 @@ export type AaveV3Market = {
   oracle: Address
   /** By underlying asset. */
   reserves: Map<Address, AaveV3Reserve>
-  abis: { pool: Abi; dataProvider: Abi; aToken: Abi; variableDebt: Abi; oracle: Abi }
+  abis: { pool: Abi; dataProvider: Abi; aToken: Abi }
 }
 
 const RAY = 10n ** 27n
@@ -137,7 +138,7 @@ export async function deployAaveV3({
   ])
   const symbols = await Promise.all(
     reserves.map((r) =>
-      actions.call<string>({ to: r.asset, abi: SYMBOL_ABI, functionName: 'symbol' }),
+      actions.call<string>({ to: r.asset, abi: erc20Abi, functionName: 'symbol' }),
     ),
   )
   // One reserve per call: each deploys three proxies, more gas than one transaction may take.
@@ -196,18 +197,6 @@ export async function deployAaveV3({
       pool: loadArtifact('Pool').abi,
       dataProvider: loadArtifact('AaveProtocolDataProvider').abi,
       aToken: loadArtifact('AToken').abi,
-      variableDebt: loadArtifact('VariableDebtToken').abi,
-      oracle: loadArtifact('AaveOracle').abi,
     },
   }
 }
-
-const SYMBOL_ABI = [
-  {
-    type: 'function',
-    name: 'symbol',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ type: 'string' }],
-  },
-] as const satisfies Abi

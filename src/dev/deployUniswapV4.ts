@@ -46,27 +46,25 @@ export async function deployUniswapV4({
   weth: Address
 }): Promise<UniswapV4> {
   await actions.request('anvil_setCode', [PERMIT2_ADDRESS, loadPermit2Code()])
-  const artifact = (name: 'PoolManager' | 'PositionManager' | 'StateView' | 'PoolSwapTest') =>
-    loadArtifact(name)
   const poolManager = await actions.deploy({
     from,
-    artifact: artifact('PoolManager'),
+    artifact: loadArtifact('PoolManager'),
     args: [from],
   })
   // The token descriptor only renders tokenURI; positions never ask it.
   const positionManager = await actions.deploy({
     from,
-    artifact: artifact('PositionManager'),
+    artifact: loadArtifact('PositionManager'),
     args: [poolManager, PERMIT2_ADDRESS, 300_000n, poolManager, weth],
   })
   const stateView = await actions.deploy({
     from,
-    artifact: artifact('StateView'),
+    artifact: loadArtifact('StateView'),
     args: [poolManager],
   })
   const swapRouter = await actions.deploy({
     from,
-    artifact: artifact('PoolSwapTest'),
+    artifact: loadArtifact('PoolSwapTest'),
     args: [poolManager],
   })
   return {
@@ -75,10 +73,10 @@ export async function deployUniswapV4({
     stateView,
     swapRouter,
     abis: {
-      poolManager: artifact('PoolManager').abi,
-      positionManager: artifact('PositionManager').abi,
-      stateView: artifact('StateView').abi,
-      swapRouter: artifact('PoolSwapTest').abi,
+      poolManager: loadArtifact('PoolManager').abi,
+      positionManager: loadArtifact('PositionManager').abi,
+      stateView: loadArtifact('StateView').abi,
+      swapRouter: loadArtifact('PoolSwapTest').abi,
     },
   }
 }

@@ -3,6 +3,7 @@ import type { DefiLido, DefiVault } from '../defi/defiDeployments.ts'
 import { getSqrtRatioAtTick } from '../defi/getSqrtRatioAtTick.ts'
 import type { UniswapV4Manager } from '../defi/types.ts'
 import type { Address } from '../evm/types.ts'
+import { loadArtifact } from './artifacts.ts'
 import type { World } from './buildWorld.ts'
 import { compileContracts } from './compileContracts.ts'
 import { createAnvilActions } from './createAnvilActions.ts'
@@ -17,10 +18,6 @@ export type WorldDefi = {
   aaveV3Pools: Address[]
   v4Managers: UniswapV4Manager[]
 }
-
-const WETH_ABI = [
-  { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
-] as const satisfies Abi
 
 /**
  * Deploys the demo's DeFi protocols on a built world (automine on) and opens positions, so
@@ -86,7 +83,7 @@ export async function deployWorldDefi({
   await actions.send({
     from: lender,
     to: world.weth,
-    abi: WETH_ABI,
+    abi: loadArtifact('WETH9').abi,
     functionName: 'deposit',
     args: [],
     value: parseEther('20'),

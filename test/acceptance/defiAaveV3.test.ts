@@ -4,6 +4,7 @@ import { parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
 import type { ChainConfig } from '../../src/config/types.ts'
 import { probeStoredTokens } from '../../src/defi/probeStoredTokens.ts'
 import { anvilAccounts } from '../../src/dev/anvilAccounts.ts'
+import { loadArtifact } from '../../src/dev/artifacts.ts'
 import { compileContracts } from '../../src/dev/compileContracts.ts'
 import { type AnvilActions, createAnvilActions } from '../../src/dev/createAnvilActions.ts'
 import { type AaveV3Market, deployAaveV3 } from '../../src/dev/deployAaveV3.ts'
@@ -43,9 +44,6 @@ const [alice, bob, carol, dave] = anvilAccounts(8)
 const holders = [alice, bob, carol, dave]
 const sides: { dialect: string; side: IndexedSide }[] = []
 const validator = createPublishedValidator()
-const WETH_ABI = [
-  { type: 'function', name: 'deposit', stateMutability: 'payable', inputs: [], outputs: [] },
-] as const satisfies Abi
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: CHAIN_ID })
@@ -108,7 +106,7 @@ async function fund(holder: Address, token: Address, amount: bigint) {
   if (token === w.weth)
     await w.send({
       to: w.weth,
-      abi: WETH_ABI,
+      abi: loadArtifact('WETH9').abi,
       functionName: 'deposit',
       value: amount,
       from: holder,

@@ -17,6 +17,7 @@ import {
   type UniswapV4,
 } from '../../src/dev/deployUniswapV4.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { erc20Abi } from '../../src/evm/abis.ts'
 import { createPriceWorld, type PriceWorld, priceWorldChain } from '../support/createPriceWorld.ts'
 import { createPublishedValidator } from '../support/publishedSchemas.ts'
 import {
@@ -34,7 +35,6 @@ import {
 const SEED = Number(process.env.SCRY_DEFI_SEED ?? Date.now() % 100_000)
 const CHAIN_ID = 1
 const DEADLINE = 2n ** 48n
-const ERC20_BALANCE = parseAbi(['function balanceOf(address) view returns (uint256)'])
 const ERC721 = parseAbi([
   'function transferFrom(address from, address to, uint256 id)',
   'function ownerOf(uint256 id) view returns (address)',
@@ -263,7 +263,7 @@ async function withdrawal(id: bigint, owner: Address) {
             ? w.pub.getBalance({ address: recipient })
             : (w.pub.readContract({
                 address: c,
-                abi: ERC20_BALANCE,
+                abi: erc20Abi,
                 functionName: 'balanceOf',
                 args: [recipient],
               }) as Promise<bigint>),
