@@ -156,7 +156,12 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       want: ['0x00000000000000000000000000000000000000aa'],
     },
     '--defi-protocol': {
-      args: ['--defi-protocol', `1=aave_v3:${A}`, '--defi-protocol', `1=erc4626:${B}:MyVaults`],
+      args: [
+        '--defi-protocol',
+        `1=aave_v3:${A}@16291127`,
+        '--defi-protocol',
+        `1=erc4626:${B}:MyVaults`,
+      ],
       read: (c) => chain1(c)?.defi,
       want: {
         v3Managers: [],
@@ -164,6 +169,9 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
         v2Protocols: {},
         vaults: [{ address: B, protocol: 'MyVaults' }],
         aaveV3Pools: [A],
+        aaveV2Pools: [],
+        fromBlocks: { [A]: 16291127 },
+        preview: [],
       },
     },
     '--response-profile': {

@@ -731,6 +731,9 @@ test('args: defiProtocols from the file, the environment and flags replace the s
     v2Protocols: { [a]: 'SushiSwapV2' },
     vaults: [{ address: c, protocol: 'Yearn' }],
     aaveV3Pools: [],
+    aaveV2Pools: [],
+    fromBlocks: {},
+    preview: [],
   })
   expect(defi(10)?.aaveV3Pools).toEqual([c])
   // Not set: the shipped deployment (`defiDeployment` falls back to it).
@@ -744,10 +747,11 @@ test('error: defiProtocols entries name the forms they may take', async () => {
       cwd,
       flags: {
         rpc: ['1=https://eth.example'],
-        defiProtocol: ['1=aave_v2:0x00000000000000000000000000000000000000c2'],
+        defiProtocol: ['1=aave_v4:0x00000000000000000000000000000000000000c2'],
       },
     }),
   )
   expect(issues).toContain('aave_v3:<pool>')
-  expect(issues).toContain('got "aave_v2:0x')
+  expect(issues).toContain('@<deployment block>')
+  expect(issues).toContain('got "aave_v4:0x')
 })

@@ -8,6 +8,7 @@ const IDENTITY_ABI = parseAbi([
   'function factory() view returns (address)',
   'function poolManager() view returns (address)',
   'function ADDRESSES_PROVIDER() view returns (address)',
+  'function getAddressesProvider() view returns (address)',
   'function asset() view returns (address)',
   'function stETH() view returns (address)',
   'function getTotalShares() view returns (uint256)',
@@ -26,7 +27,8 @@ type Probe = {
 /**
  * Checks a chain's DeFi deployment against its node at the latest block: every entry must
  * have code and answer its identity call (a V3 manager its `factory()`, a V4 PositionManager
- * and StateView their `poolManager()`, an Aave pool its `ADDRESSES_PROVIDER()`, a vault its
+ * and StateView their `poolManager()`, an Aave V3 Pool its `ADDRESSES_PROVIDER()`, an Aave V2
+ * LendingPool its `getAddressesProvider()` (each only on its own version), a vault its
  * `asset()`, stETH `getTotalShares()` and wstETH `stETH()`). Returns the deployment without
  * the entries that failed, and a line per failure. Transport errors throw: the caller keeps
  * the deployment as configured and asks again later.
@@ -61,6 +63,9 @@ export async function checkDefiDeployment({
     ]),
     aave: (deployment.aaveV3Pools ?? []).map((pool): Probe[] => [
       { what: 'Aave V3 Pool', address: pool, call: 'ADDRESSES_PROVIDER' },
+    ]),
+    aaveV2: (deployment.aaveV2Pools ?? []).map((pool): Probe[] => [
+      { what: 'Aave V2 LendingPool', address: pool, call: 'getAddressesProvider' },
     ]),
     vaults: deployment.vaults.map((v): Probe[] => [
       { what: `${v.protocol} vault`, address: v.address, call: 'asset' },
@@ -115,12 +120,14 @@ export async function checkDefiDeployment({
     items.filter((_, i) => passes(groups[i]!))
   return {
     deployment: {
+      ...deployment,
       v3Managers: keep(deployment.v3Managers, probes.v3),
       v4Managers: keep(deployment.v4Managers ?? [], probes.v4),
       v2Protocols: deployment.v2Protocols,
       vaults: keep(deployment.vaults, probes.vaults),
       aaveV3Pools: keep(deployment.aaveV3Pools ?? [], probes.aave),
-      ...(lido && passes(probes.lido[0]!) ? { lido } : {}),
+      aaveV2Pools: keep(deployment.aaveV2Pools ?? [], probes.aaveV2),
+      lido: lido && passes(probes.lido[0]!) ? lido : undefined,
     },
     disabled,
   }

@@ -43,8 +43,8 @@ export const lidoAbi = parseAbi([
   'function getStETHByWstETH(uint256 wstETHAmount) view returns (uint256)',
 ])
 
-/** Aave V3 aTokens and variable debt tokens (both scaled-balance tokens of one pool). */
-export const aaveV3TokenAbi = parseAbi([
+/** Aave V2 and V3 aTokens and variable debt tokens (both scaled-balance tokens of one pool). */
+export const aaveTokenAbi = parseAbi([
   'function POOL() view returns (address)',
   'function UNDERLYING_ASSET_ADDRESS() view returns (address)',
   'function balanceOf(address owner) view returns (uint256)',
@@ -52,13 +52,24 @@ export const aaveV3TokenAbi = parseAbi([
 ])
 
 /**
- * Aave V3's Pool. `getReserveData` answers the 15-word `ReserveDataLegacy` struct (also in
- * 3.2+); cut after the variable debt token. Aave V2's 12-word struct puts other addresses in
- * these words, so a V2 token never matches.
+ * Aave V2's LendingPool and V3's Pool: `getUserAccountData` has one layout in both (amounts in
+ * ETH in V2, in the oracle's base currency in V3; the health factor is a WAD either way).
  */
-export const aaveV3PoolAbi = parseAbi([
-  'function getReserveData(address asset) view returns (uint256 configuration, uint128 liquidityIndex, uint128 currentLiquidityRate, uint128 variableBorrowIndex, uint128 currentVariableBorrowRate, uint128 currentStableBorrowRate, uint40 lastUpdateTimestamp, uint16 id, address aTokenAddress, address stableDebtTokenAddress, address variableDebtTokenAddress)',
+export const aavePoolAbi = parseAbi([
   'function getUserAccountData(address user) view returns (uint256 totalCollateralBase, uint256 totalDebtBase, uint256 availableBorrowsBase, uint256 currentLiquidationThreshold, uint256 ltv, uint256 healthFactor)',
+])
+
+/**
+ * Aave V3's `getReserveData`: the 15-word `ReserveDataLegacy` struct (also in 3.2+), cut after
+ * the variable debt token.
+ */
+export const aaveV3ReserveAbi = parseAbi([
+  'function getReserveData(address asset) view returns (uint256 configuration, uint128 liquidityIndex, uint128 currentLiquidityRate, uint128 variableBorrowIndex, uint128 currentVariableBorrowRate, uint128 currentStableBorrowRate, uint40 lastUpdateTimestamp, uint16 id, address aTokenAddress, address stableDebtTokenAddress, address variableDebtTokenAddress)',
+])
+
+/** Aave V2's `getReserveData`: a 12-word struct, cut after the variable debt token. */
+export const aaveV2ReserveAbi = parseAbi([
+  'function getReserveData(address asset) view returns (uint256 configuration, uint128 liquidityIndex, uint128 variableBorrowIndex, uint128 currentLiquidityRate, uint128 currentVariableBorrowRate, uint128 currentStableBorrowRate, uint40 lastUpdateTimestamp, address aTokenAddress, address stableDebtTokenAddress, address variableDebtTokenAddress)',
 ])
 
 /** Uniswap V4's PositionManager (an ERC721 of positions, each with its pool key and ticks). */

@@ -1,4 +1,6 @@
 import {
+  AaveV2Ethereum,
+  AaveV2Polygon,
   AaveV3Arbitrum,
   AaveV3Base,
   AaveV3Ethereum,
@@ -19,6 +21,11 @@ const AAVE_V3_POOLS: Record<number, string | undefined> = {
   137: AaveV3Polygon.POOL,
   8453: AaveV3Base.POOL,
   42161: AaveV3Arbitrum.POOL,
+}
+
+const AAVE_V2_POOLS: Record<number, string | undefined> = {
+  1: AaveV2Ethereum.POOL,
+  137: AaveV2Polygon.POOL,
 }
 
 test('default', () => {
@@ -42,5 +49,28 @@ test('default', () => {
     expect(deployment.aaveV3Pools ?? [], `${chainId} Aave V3 Pool`).toEqual(
       aave ? [lower(aave)] : [],
     )
+    const aaveV2 = AAVE_V2_POOLS[chainId]
+    expect(deployment.aaveV2Pools ?? [], `${chainId} Aave V2 LendingPool`).toEqual(
+      aaveV2 ? [lower(aaveV2)] : [],
+    )
+  }
+})
+
+test('default: every shipped entry has the block it was deployed at, and nothing else has', () => {
+  for (const [chainId, d] of DEFI_DEPLOYMENTS) {
+    const entries = [
+      ...Object.keys(d.v2Protocols),
+      ...d.v3Managers.map((m) => m.address),
+      ...(d.v4Managers ?? []).map((m) => m.positionManager),
+      ...(d.aaveV2Pools ?? []),
+      ...(d.aaveV3Pools ?? []),
+      ...d.vaults.map((v) => v.address),
+      ...(d.lido ? [d.lido.stEth, d.lido.wstEth] : []),
+    ]
+    expect(Object.keys(d.fromBlocks ?? {}).sort(), `${chainId}`).toEqual(
+      [...new Set(entries)].sort(),
+    )
+    for (const block of Object.values(d.fromBlocks ?? {}))
+      expect(Number.isSafeInteger(block) && block >= 0).toBe(true)
   }
 })

@@ -6,16 +6,20 @@ const A = `0x${'Aa'.repeat(20)}`
 const a = A.toLowerCase()
 const B = `0x${'bb'.repeat(20)}`
 const C = `0x${'cc'.repeat(20)}`
+const D = `0x${'dd'.repeat(20)}`
+const E = `0x${'ee'.repeat(20)}`
+const HASH = `0x${'Ab'.repeat(32)}`
 
 test('default', () => {
   const entries = [
     `uniswap_v2:${A}:SushiSwapV2`,
     `uniswap_v3:${A}:${B}`,
-    `uniswap_v3:${B}:${C}:PancakeV3`,
+    `uniswap_v3:${B}:${C}:PancakeV3:${HASH}@12`,
     `uniswap_v4:${A}:${B}:${C}`,
-    `aave_v3:${A}`,
+    `aave_v3:${A}@0`,
+    `aave_v2:${C}@preview`,
     `erc4626:${B}:Yearn.v3`,
-    `lido:${A}:${B}`,
+    `lido:${D}:${E}@11473216`,
   ].map(parseDefiProtocol)
   expect(entries.every((e) => e !== undefined)).toBe(true)
   expect(toDefiDeployment(entries.map((e) => e!))).toEqual({
@@ -30,14 +34,18 @@ test('default', () => {
       {
         address: B,
         poolDeployer: C,
-        poolInitCodeHash: UNISWAP_V3_POOL_INIT_CODE_HASH,
+        poolInitCodeHash: HASH.toLowerCase(),
         protocol: 'PancakeV3',
       },
     ],
     v4Managers: [{ positionManager: a, poolManager: B, stateView: C, protocol: 'UniswapV4' }],
     aaveV3Pools: [a],
+    aaveV2Pools: [C],
     vaults: [{ address: B, protocol: 'Yearn.v3' }],
-    lido: { stEth: a, wstEth: B },
+    lido: { stEth: D, wstEth: E },
+    // By the entry's address; Lido's block is both tokens'.
+    fromBlocks: { [B]: 12, [a]: 0, [D]: 11473216, [E]: 11473216 },
+    preview: [C],
   })
 })
 
@@ -46,7 +54,16 @@ test('error: anything but the documented forms', () => {
     '',
     'aave_v3',
     `aave_v3:${A}:extra`,
-    `aave_v2:${A}`,
+    `aave_v2`,
+    `aave_v2:${A}:${B}`,
+    `aave_v3:${A}@`,
+    `aave_v3:${A}@-1`,
+    `aave_v3:${A}@01`,
+    `aave_v3:${A}@1.5`,
+    `aave_v3:${A}@Preview`,
+    `aave_v3:${A}@1@preview`,
+    `uniswap_v3:${A}:${B}:Pancake:0x1234`,
+    `uniswap_v3:${A}:${B}:Pancake:${HASH}:extra`,
     `uniswap_v2:${A}`,
     `erc4626:${A}`,
     `erc4626:${A}:has space`,

@@ -3,7 +3,7 @@ import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import type { DefiTokenKind } from '../store/schema.ts'
 import { decodeAddressWord } from './decodeAddressWord.ts'
-import { aaveV3TokenAbi, erc4626Abi } from './defiAbis.ts'
+import { aaveTokenAbi, erc4626Abi } from './defiAbis.ts'
 import { type AaveTokenProbe, probeAaveTokens } from './probeAaveTokens.ts'
 import { probeVaults, type VaultProbe } from './probeVaults.ts'
 
@@ -14,8 +14,8 @@ import { probeVaults, type VaultProbe } from './probeVaults.ts'
  */
 export const DEFI_PROBE_CALLS: readonly Hex[] = [
   encodeFunctionData({ abi: erc4626Abi, functionName: 'asset' }),
-  encodeFunctionData({ abi: aaveV3TokenAbi, functionName: 'POOL' }),
-  encodeFunctionData({ abi: aaveV3TokenAbi, functionName: 'UNDERLYING_ASSET_ADDRESS' }),
+  encodeFunctionData({ abi: aaveTokenAbi, functionName: 'POOL' }),
+  encodeFunctionData({ abi: aaveTokenAbi, functionName: 'UNDERLYING_ASSET_ADDRESS' }),
 ]
 
 /** A token found to be a DeFi position's token (a `defi_tokens` row without chain and block). */
@@ -24,8 +24,8 @@ export type DefiTokenFound = { kind: DefiTokenKind; underlying: Address; pool: A
 /**
  * The second round of the DeFi token probe, at one block (by hash where given): tokens whose
  * first-round answers (`DEFI_PROBE_CALLS`) name addresses are checked as ERC4626 vaults
- * (`probeVaults`) and as Aave V3 tokens (`probeAaveTokens`), in parallel; tokens that answered
- * neither cost nothing. An Aave token is never also taken for a vault.
+ * (`probeVaults`) and as Aave V2 and V3 tokens (`probeAaveTokens`), in parallel; tokens that
+ * answered neither cost nothing. An Aave token is never also taken for a vault.
  */
 export async function probeDefiTokens({
   rpc,

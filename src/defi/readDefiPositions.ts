@@ -2,7 +2,7 @@ import { type ContractCall, callContracts } from '../evm/read/callContracts.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Hex } from '../evm/types.ts'
 import { BaseError } from '../internal/errors.ts'
-import { readAaveV3Position } from './readAaveV3Position.ts'
+import { readAavePosition } from './readAavePosition.ts'
 import { readErc4626Position } from './readErc4626Position.ts'
 import { readLidoPosition } from './readLidoPosition.ts'
 import { readUniswapV2Position } from './readUniswapV2Position.ts'
@@ -98,8 +98,8 @@ function startRead(candidate: DefiCandidate): PositionRead {
       return readErc4626Position(candidate)
     case 'lido':
       return readLidoPosition(candidate)
-    case 'aave_v3':
-      return readAaveV3Position(candidate)
+    case 'aave':
+      return readAavePosition(candidate)
     default: {
       const never: never = candidate
       throw new Error(`Unknown candidate type ${(never as { type: string }).type}.`)
@@ -125,7 +125,7 @@ function amountsOf(position: DefiPosition): bigint[] {
       return [position.previewRedeem, position.convertToAssets]
     case 'lido':
       return [position.balance, position.holdings]
-    case 'aave_v3':
+    case 'aave':
       return [position.balance, position.scaledBalance]
     default: {
       const never: never = position

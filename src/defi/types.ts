@@ -43,7 +43,8 @@ export type DefiCandidate =
       kind: 'steth' | 'wsteth'
     }
   | {
-      type: 'aave_v3'
+      type: 'aave'
+      version: AaveVersion
       owner: Address
       token: Address
       kind: AaveKind
@@ -54,6 +55,9 @@ export type DefiCandidate =
 
 /** An aToken (supplied) or a variable debt token (borrowed). */
 export type AaveKind = 'atoken' | 'vdebt'
+
+/** Aave V2 (LendingPool) or V3 (Pool): same token reads, different pools and names. */
+export type AaveVersion = 2 | 3
 
 export type UniswapV2Position = {
   type: 'uniswap_v2'
@@ -147,9 +151,10 @@ export type LidoPosition = {
   holdings: bigint
 }
 
-/** An Aave V3 aToken or variable debt token held directly. */
-export type AaveV3Position = {
-  type: 'aave_v3'
+/** An Aave V2 or V3 aToken or variable debt token held directly. */
+export type AavePosition = {
+  type: 'aave'
+  version: AaveVersion
   owner: Address
   token: Address
   kind: AaveKind
@@ -169,7 +174,7 @@ export type DefiPosition =
   | UniswapV4Position
   | Erc4626Position
   | LidoPosition
-  | AaveV3Position
+  | AavePosition
 
 /**
  * Why a candidate has no value: `read_failed` (a call reverted or returned something that does

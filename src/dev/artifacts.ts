@@ -21,6 +21,19 @@ function aaveV3<const T extends Record<string, string>>(sources: T) {
   ) as { [K in keyof T]: string }
 }
 
+/**
+ * Aave V2 (`@aave/protocol-v2`, Hardhat): `AaveV2` + contract name → its artifact, from the
+ * source path. Prefixed because Aave V3 took the plain names (AToken, AaveOracle, …).
+ */
+function aaveV2<const T extends Record<string, string>>(sources: T) {
+  return Object.fromEntries(
+    Object.entries(sources).map(([name, source]) => [
+      `AaveV2${name}`,
+      `@aave/protocol-v2/artifacts/contracts/${source}/${name}.json`,
+    ]),
+  ) as { [K in keyof T as `AaveV2${K & string}`]: string }
+}
+
 /** Where each npm artifact lives (package-relative JSON files as published). */
 const ARTIFACT_PATHS = {
   WETH9: 'canonical-weth/build/contracts/WETH9.json',
@@ -58,6 +71,24 @@ const ARTIFACT_PATHS = {
     FlashLoanLogic: 'protocol/libraries/logic/FlashLoanLogic.sol',
     PoolLogic: 'protocol/libraries/logic/PoolLogic.sol',
     ConfiguratorLogic: 'protocol/libraries/logic/ConfiguratorLogic.sol',
+  }),
+  ...aaveV2({
+    LendingPoolAddressesProvider: 'protocol/configuration/LendingPoolAddressesProvider.sol',
+    LendingPool: 'protocol/lendingpool/LendingPool.sol',
+    LendingPoolConfigurator: 'protocol/lendingpool/LendingPoolConfigurator.sol',
+    LendingPoolCollateralManager: 'protocol/lendingpool/LendingPoolCollateralManager.sol',
+    DefaultReserveInterestRateStrategy:
+      'protocol/lendingpool/DefaultReserveInterestRateStrategy.sol',
+    AToken: 'protocol/tokenization/AToken.sol',
+    VariableDebtToken: 'protocol/tokenization/VariableDebtToken.sol',
+    StableDebtToken: 'protocol/tokenization/StableDebtToken.sol',
+    AaveOracle: 'misc/AaveOracle.sol',
+    AaveProtocolDataProvider: 'misc/AaveProtocolDataProvider.sol',
+    MockAggregator: 'mocks/oracle/CLAggregators/MockAggregator.sol',
+    LendingRateOracle: 'mocks/oracle/LendingRateOracle.sol',
+    ReserveLogic: 'protocol/libraries/logic/ReserveLogic.sol',
+    GenericLogic: 'protocol/libraries/logic/GenericLogic.sol',
+    ValidationLogic: 'protocol/libraries/logic/ValidationLogic.sol',
   }),
 } as const
 

@@ -1,9 +1,9 @@
 import type { Abi } from 'viem'
 import { erc20Abi } from '../evm/abis.ts'
 import type { Address } from '../evm/types.ts'
-import { type ArtifactName, loadArtifact } from './artifacts.ts'
+import { loadArtifact } from './artifacts.ts'
 import type { AnvilActions } from './createAnvilActions.ts'
-import { linkBytecode } from './linkBytecode.ts'
+import { createArtifactActions } from './createArtifactActions.ts'
 
 /** An asset to list in the market, with the oracle price Aave values it at. */
 export type AaveV3ReserveInput = {
@@ -17,17 +17,20 @@ export type AaveV3ReserveInput = {
   borrowable: boolean
 }
 
-export type AaveV3Reserve = { aToken: Address; variableDebt: Address; stableDebt: Address }
+export type AaveReserve = { aToken: Address; variableDebt: Address; stableDebt: Address }
 
-/** A deployed market: the addresses tests and `scry dev` talk to, lowercase. */
-export type AaveV3Market = {
+/**
+ * A deployed market (V3's or V2's: `deployAaveV2` answers the same shape): the addresses tests
+ * and `scry dev` talk to, lowercase.
+ */
+export type AaveMarket = {
   provider: Address
   pool: Address
   configurator: Address
   dataProvider: Address
   oracle: Address
   /** By underlying asset. */
-  reserves: Map<Address, AaveV3Reserve>
+  reserves: Map<Address, AaveReserve>
   abis: { pool: Abi; dataProvider: Abi; aToken: Abi }
 }
 
@@ -51,33 +54,11 @@ export async function deployAaveV3({
   from: Address
   reserves: readonly AaveV3ReserveInput[]
   treasury?: Address
-}): Promise<AaveV3Market> {
-  const deploy = async (
-    name: ArtifactName,
-    args: readonly unknown[] = [],
-    libraries: Record<string, Address> = {},
-  ) => {
-    const artifact = loadArtifact(name)
-    const bytecode = artifact.linkReferences
-      ? linkBytecode({
-          bytecode: artifact.bytecode,
-          linkReferences: artifact.linkReferences,
-          libraries,
-        })
-      : artifact.bytecode
-    return actions.deploy({ from, artifact: { abi: artifact.abi, bytecode }, args })
-  }
-  const send = (to: Address, name: ArtifactName, functionName: string, args: readonly unknown[]) =>
-    actions.send({ from, to, abi: loadArtifact(name).abi, functionName, args })
+}): Promise<AaveMarket> {
+  const { deploy, send, addressOf: getter } = createArtifactActions({ actions, from })
   /** An address a provider getter answers, lowercase. */
-  const addressOf = async (to: Address, functionName: string) =>
-    (
-      await actions.call<Address>({
-        to,
-        abi: loadArtifact('PoolAddressesProvider').abi,
-        functionName,
-      })
-    ).toLowerCase() as Address
+  const addressOf = (to: Address, functionName: string) =>
+    getter(to, 'PoolAddressesProvider', functionName)
 
   const provider = await deploy('PoolAddressesProvider', ['Scry', from])
   await send(provider, 'PoolAddressesProvider', 'setACLAdmin', [from])
@@ -164,7 +145,7 @@ export async function deployAaveV3({
         },
       ],
     ])
-  const listed = new Map<Address, AaveV3Reserve>()
+  const listed = new Map<Address, AaveReserve>()
   for (const r of reserves) {
     if (r.ltv > 0)
       await send(configurator, 'PoolConfigurator', 'configureReserveAsCollateral', [

@@ -7,6 +7,7 @@ import { loadArtifact } from './artifacts.ts'
 import type { World } from './buildWorld.ts'
 import { compileContracts } from './compileContracts.ts'
 import { createAnvilActions } from './createAnvilActions.ts'
+import { deployAaveV2 } from './deployAaveV2.ts'
 import { deployAaveV3 } from './deployAaveV3.ts'
 import { deployLido } from './deployLido.ts'
 import { approveV4, deployUniswapV4, encodeV4Mint, type PoolKey } from './deployUniswapV4.ts'
@@ -16,6 +17,7 @@ export type WorldDefi = {
   lido: DefiLido
   vaults: DefiVault[]
   aaveV3Pools: Address[]
+  aaveV2Pools: Address[]
   v4Managers: UniswapV4Manager[]
 }
 
@@ -23,10 +25,11 @@ export type WorldDefi = {
  * Deploys the demo's DeFi protocols on a built world (automine on) and opens positions, so
  * `scry dev` shows every `Tokenized` and `Erc4626` type beside the world's Uniswap liquidity:
  * a Lido pair, a listed DEMO vault (`DemoVault`), an Aave V3 market over WETH, DUSD and
- * DEMO from `@aave/core-v3`, and Uniswap V4 with a native ether/DUSD pool. The deployer (the
- * world's first wallet, which also holds the Uniswap V2/V3 liquidity) stakes, wraps, deposits,
- * supplies DUSD, borrows WETH and provides V4 liquidity; the second wallet stakes, deposits,
- * supplies the WETH that is borrowed and swaps in the V4 pool (fees to the position).
+ * DEMO from `@aave/core-v3`, an Aave V2 market over WETH and DUSD from `@aave/protocol-v2`,
+ * and Uniswap V4 with a native ether/DUSD pool. The deployer (the world's first wallet, which
+ * also holds the Uniswap V2/V3 liquidity) stakes, wraps, deposits, supplies DUSD and borrows
+ * WETH in both markets and provides V4 liquidity; the second wallet stakes, deposits, supplies
+ * the WETH that is borrowed and swaps in the V4 pool (fees to the position).
  */
 export async function deployWorldDefi({
   rpcUrl,
@@ -59,6 +62,15 @@ export async function deployWorldDefi({
       { asset: demo, decimals: 18, priceUsd8: 2_0000_0000n },
     ].map((r) => ({ ...r, ltv: 7500, liquidationThreshold: 8000, borrowable: true })),
   })
+  // V2 prices in ETH: DUSD at 1/2000.
+  const marketV2 = await deployAaveV2({
+    actions,
+    from: deployer,
+    reserves: [
+      { asset: world.weth, decimals: 18, priceEth18: parseEther('1') },
+      { asset: world.usd, decimals: 6, priceEth18: parseEther('0.0005') },
+    ].map((r) => ({ ...r, ltv: 7500, liquidationThreshold: 8000, borrowable: true })),
+  })
 
   for (const [holder, staked] of [
     [deployer, parseEther('10')],
@@ -86,17 +98,34 @@ export async function deployWorldDefi({
     abi: loadArtifact('WETH9').abi,
     functionName: 'deposit',
     args: [],
-    value: parseEther('20'),
+    value: parseEther('30'),
   })
   await send(lender, world.weth, erc20, 'approve', [market.pool, maxUint256])
   await send(lender, market.pool, pool, 'supply', [world.weth, parseEther('20'), lender, 0])
-  await send(deployer, world.usd, erc20, 'mint', [deployer, parseUnits('50000', 6)])
+  await send(deployer, world.usd, erc20, 'mint', [deployer, parseUnits('70000', 6)])
   await send(deployer, world.usd, erc20, 'approve', [market.pool, maxUint256])
   await send(deployer, market.pool, pool, 'supply', [
     world.usd,
     parseUnits('50000', 6),
     deployer,
     0,
+  ])
+  const poolV2 = marketV2.abis.pool
+  await send(lender, world.weth, erc20, 'approve', [marketV2.pool, maxUint256])
+  await send(lender, marketV2.pool, poolV2, 'deposit', [world.weth, parseEther('10'), lender, 0])
+  await send(deployer, world.usd, erc20, 'approve', [marketV2.pool, maxUint256])
+  await send(deployer, marketV2.pool, poolV2, 'deposit', [
+    world.usd,
+    parseUnits('20000', 6),
+    deployer,
+    0,
+  ])
+  await send(deployer, marketV2.pool, poolV2, 'borrow', [
+    world.weth,
+    parseEther('1'),
+    2n,
+    0,
+    deployer,
   ])
   await send(deployer, market.pool, pool, 'borrow', [world.weth, parseEther('2'), 2n, 0, deployer])
 
@@ -161,6 +190,7 @@ export async function deployWorldDefi({
     lido,
     vaults: [{ address: vault, protocol: 'DemoVault' }],
     aaveV3Pools: [market.pool],
+    aaveV2Pools: [marketV2.pool],
     v4Managers: [
       {
         positionManager: v4.positionManager,

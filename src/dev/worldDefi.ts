@@ -15,7 +15,7 @@ export function worldDefi(
   world: Pick<World, 'uniswap'>,
   deployed: Partial<WorldDefi> = {},
 ): Pick<ChainConfig, 'defi'> {
-  const { lido, vaults = [], aaveV3Pools = [], v4Managers = [] } = deployed
+  const { lido, vaults = [], aaveV3Pools = [], aaveV2Pools = [], v4Managers = [] } = deployed
   return {
     defi: {
       v3Managers: [
@@ -30,6 +30,7 @@ export function worldDefi(
       v4Managers,
       vaults,
       aaveV3Pools,
+      aaveV2Pools,
       ...(lido ? { lido } : {}),
     },
   }

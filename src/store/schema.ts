@@ -281,10 +281,16 @@ export type NftHoldingTable = {
 
 /** What a token is to DeFi positions (migration 0011); a state table, undone on reorgs. */
 /**
- * `erc4626`: a vault whose shares are this token; `aave_v3_atoken`, `aave_v3_vdebt`: an Aave V3
- * aToken or variable debt token, as its pool's `getReserveData` says.
+ * `erc4626`: a vault whose shares are this token; `aave_v3_atoken`, `aave_v3_vdebt`,
+ * `aave_v2_atoken`, `aave_v2_vdebt`: an Aave V3 or V2 aToken or variable debt token, as its
+ * pool's `getReserveData` says.
  */
-export type DefiTokenKind = 'erc4626' | 'aave_v3_atoken' | 'aave_v3_vdebt'
+export type DefiTokenKind =
+  | 'erc4626'
+  | 'aave_v3_atoken'
+  | 'aave_v3_vdebt'
+  | 'aave_v2_atoken'
+  | 'aave_v2_vdebt'
 
 export type DefiTokenTable = {
   chain_id: number

@@ -1,17 +1,25 @@
 import type { Kysely } from 'kysely'
 import type { ChainConfig } from '../../config/types.ts'
 import { defiDeployment } from '../../defi/defiDeployments.ts'
-import type { DefiCandidate } from '../../defi/types.ts'
+import type { AaveKind, AaveVersion, DefiCandidate } from '../../defi/types.ts'
 import type { Address } from '../../evm/types.ts'
-import type { Database } from '../../store/schema.ts'
+import type { Database, DefiTokenKind } from '../../store/schema.ts'
 import { fromU256, U256_ZERO } from '../../store/u256.ts'
+
+/** The stored kinds of Aave tokens, with what each is. */
+const AAVE_KINDS = new Map<DefiTokenKind, { version: AaveVersion; kind: AaveKind }>([
+  ['aave_v2_atoken', { version: 2, kind: 'atoken' }],
+  ['aave_v2_vdebt', { version: 2, kind: 'vdebt' }],
+  ['aave_v3_atoken', { version: 3, kind: 'atoken' }],
+  ['aave_v3_vdebt', { version: 3, kind: 'vdebt' }],
+])
 
 /**
  * The holdings of a wallet on one chain that may be DeFi positions, by index lookups on the
  * wallet's keys: its `token_balances` rows whose token is a trusted `uniswap_v2` pool of a
  * configured factory (pools' primary key), a listed vault, Lido's stETH or wstETH, or (unless
  * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), but
- * never a vault of `deniedVaults`, or an Aave token of one of the chain's Aave V3 pools
+ * never a vault of `deniedVaults`, or an Aave token of one of the chain's Aave V2 or V3 pools
  * (`defi_tokens` aave kinds, its pool configured), and its `nft_holdings` rows of the chain's
  * V3 position managers and V4 PositionManagers. At most `limit`, in (type, address, token id)
  * order; `total` counts all.
@@ -45,7 +53,7 @@ export async function readDefiCandidates({
   )
   const listed = [...vaults, ...lidoKinds.keys()]
   const denied = new Set<string>(chain.deniedVaults)
-  const aavePools = deployment.aaveV3Pools ?? []
+  const aavePools = [...(deployment.aaveV2Pools ?? []), ...(deployment.aaveV3Pools ?? [])]
 
   const [pairs, listedRows, detected, nfts, aave] = await Promise.all([
     factories.length === 0
@@ -111,7 +119,7 @@ export async function readDefiCandidates({
           .where('b.address', '=', wallet)
           .where('b.chain_id', '=', chainId)
           .where('b.balance', '!=', U256_ZERO)
-          .where('d.kind', 'in', ['aave_v3_atoken', 'aave_v3_vdebt'])
+          .where('d.kind', 'in', [...AAVE_KINDS.keys()])
           .where('d.pool', 'in', aavePools)
           .orderBy('b.token')
           .execute(),
@@ -152,20 +160,23 @@ export async function readDefiCandidates({
       const kind = lidoKinds.get(r.token as Address)
       return kind ? [{ type: 'lido', owner: wallet, token: r.token as Address, kind }] : []
     }),
-    ...aave.flatMap((r): DefiCandidate[] =>
-      r.pool && r.underlying
+    ...aave.flatMap((r): DefiCandidate[] => {
+      // The version is the pool's own answer at ingest (`probeAaveTokens`), not config's.
+      const token = AAVE_KINDS.get(r.kind)
+      return token && r.underlying
         ? [
             {
-              type: 'aave_v3',
+              type: 'aave',
+              version: token.version,
               owner: wallet,
               token: r.token as Address,
-              kind: r.kind === 'aave_v3_atoken' ? 'atoken' : 'vdebt',
+              kind: token.kind,
               pool: r.pool as Address,
               underlying: r.underlying as Address,
             },
           ]
-        : [],
-    ),
+        : []
+    }),
   ]
   return { candidates: candidates.slice(0, limit), total: candidates.length }
 }

@@ -116,7 +116,7 @@ function tokensOf(position: DefiPosition): Address[] {
       return [position.vault, position.asset]
     case 'lido':
       return [position.token]
-    case 'aave_v3':
+    case 'aave':
       return [position.token, position.underlying]
     default: {
       const never: never = position

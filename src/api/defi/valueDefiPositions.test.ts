@@ -110,59 +110,81 @@ test('behavior: Lido stETH and wstETH are valued at what they redeem for, as ETH
   ])
 })
 
-test('behavior: Aave supply counts positive, debt negative, both at the asset price', () => {
-  const [A_USDC, DEBT_TKA, AAVE_POOL] = [30, 31, 32].map(a) as Address[]
-  const held = {
-    type: 'aave_v3',
-    owner: a(9),
-    pool: AAVE_POOL!,
-    healthFactor: 15n * 10n ** 17n,
-  } as const
-  const valued = valueDefiPositions({
-    chainId: 1,
-    deployment: { ...deployment, aaveV3Pools: [AAVE_POOL!] },
-    tokens: new Map<Address, DefiToken>([
-      ...tokens,
-      [A_USDC!, { address: A_USDC!, decimals: 6 }],
-      [DEBT_TKA!, { address: DEBT_TKA!, decimals: 18 }],
-    ]),
-    positions: [
-      {
-        ...held,
-        token: A_USDC!,
-        kind: 'atoken',
-        underlying: USDC!,
-        scaledBalance: 900_000_000n,
-        balance: 1_000_000_000n,
-      },
-      {
-        ...held,
-        token: DEBT_TKA!,
-        kind: 'vdebt',
-        underlying: TKA!,
-        scaledBalance: 10n ** 20n,
-        balance: 125n * 10n ** 18n,
-      },
-    ],
-  })
-  expect(
-    valued.map((p) =>
-      p.type === 'Tokenized'
-        ? [
-            p.tokenType,
-            p.protocol,
-            p.lendingPool,
-            p.balance.raw,
-            p.holdings.raw,
-            p.holdings.units,
-            p.valueUsd,
-            p.unitPriceUsd,
-          ]
-        : [],
-    ),
-  ).toEqual([
-    ['AtokenV3', 'AaveV3', AAVE_POOL, 900_000_000n, 1_000_000_000n, 1000, 1000, 1000 / 900],
-    ['AaveV3VariableDebt', 'AaveV3', AAVE_POOL, -(10n ** 20n), -125n * 10n ** 18n, -125, -250, 2.5],
-  ])
-  expect(valued.every((p) => p.type === 'Tokenized' && p.healthFactor === 1.5)).toBe(true)
-})
+test.each([3, 2] as const)(
+  'behavior: Aave V%i supply counts positive, debt negative, both at the asset price',
+  (version) => {
+    const [A_USDC, DEBT_TKA, AAVE_POOL] = [30, 31, 32].map(a) as Address[]
+    const held = {
+      type: 'aave',
+      version,
+      owner: a(9),
+      pool: AAVE_POOL!,
+      healthFactor: 15n * 10n ** 17n,
+    } as const
+    const valued = valueDefiPositions({
+      chainId: 1,
+      deployment: { ...deployment, [`aaveV${version}Pools`]: [AAVE_POOL!] },
+      tokens: new Map<Address, DefiToken>([
+        ...tokens,
+        [A_USDC!, { address: A_USDC!, decimals: 6 }],
+        [DEBT_TKA!, { address: DEBT_TKA!, decimals: 18 }],
+      ]),
+      positions: [
+        {
+          ...held,
+          token: A_USDC!,
+          kind: 'atoken',
+          underlying: USDC!,
+          scaledBalance: 900_000_000n,
+          balance: 1_000_000_000n,
+        },
+        {
+          ...held,
+          token: DEBT_TKA!,
+          kind: 'vdebt',
+          underlying: TKA!,
+          scaledBalance: 10n ** 20n,
+          balance: 125n * 10n ** 18n,
+        },
+      ],
+    })
+    expect(
+      valued.map((p) =>
+        p.type === 'Tokenized'
+          ? [
+              p.tokenType,
+              p.protocol,
+              p.lendingPool,
+              p.balance.raw,
+              p.holdings.raw,
+              p.holdings.units,
+              p.valueUsd,
+              p.unitPriceUsd,
+            ]
+          : [],
+      ),
+    ).toEqual([
+      [
+        `AtokenV${version}`,
+        `AaveV${version}`,
+        AAVE_POOL,
+        900_000_000n,
+        1_000_000_000n,
+        1000,
+        1000,
+        1000 / 900,
+      ],
+      [
+        `AaveV${version}VariableDebt`,
+        `AaveV${version}`,
+        AAVE_POOL,
+        -(10n ** 20n),
+        -125n * 10n ** 18n,
+        -125,
+        -250,
+        2.5,
+      ],
+    ])
+    expect(valued.every((p) => p.type === 'Tokenized' && p.healthFactor === 1.5)).toBe(true)
+  },
+)

@@ -1,6 +1,12 @@
 import { formatUnits, numberToHex, zeroAddress } from 'viem'
 import { DEFAULT_V2_PROTOCOL, type DefiDeployment } from '../../defi/defiDeployments.ts'
-import type { DefiPosition, UniswapV3Position, UniswapV4Position } from '../../defi/types.ts'
+import type {
+  AaveKind,
+  AaveVersion,
+  DefiPosition,
+  UniswapV3Position,
+  UniswapV4Position,
+} from '../../defi/types.ts'
 import type { Address, Hex } from '../../evm/types.ts'
 
 /** What the store knows of a token, and its current USD price when it has one. */
@@ -97,7 +103,19 @@ export type ValuedDefiPosition = {
     }
 )
 
-export type TokenizedType = 'StETH' | 'WstETH' | 'AtokenV3' | 'AaveV3VariableDebt'
+export type TokenizedType =
+  | 'StETH'
+  | 'WstETH'
+  | 'AtokenV3'
+  | 'AaveV3VariableDebt'
+  | 'AtokenV2'
+  | 'AaveV2VariableDebt'
+
+/** Sim's `token_type` of an Aave token, by version and kind. */
+const AAVE_TOKEN_TYPES = {
+  2: { atoken: 'AtokenV2', vdebt: 'AaveV2VariableDebt' },
+  3: { atoken: 'AtokenV3', vdebt: 'AaveV3VariableDebt' },
+} as const satisfies Record<AaveVersion, Record<AaveKind, TokenizedType>>
 
 const TYPE_ORDER = ['Erc4626', 'Nft', 'NftV4', 'Tokenized', 'UniswapV2'] as const
 
@@ -241,16 +259,16 @@ export function valueDefiPositions({
         })
         break
       }
-      case 'aave_v3': {
+      case 'aave': {
         const sign = p.kind === 'vdebt' ? -1n : 1n
         const underlying = token(p.underlying)
         const holdings = toAmount(underlying, sign * p.balance)
         const balance = { ...amount(p.token, sign * p.scaledBalance), valueUsd: 0 }
         out.push({
           type: 'Tokenized',
-          tokenType: p.kind === 'atoken' ? 'AtokenV3' : 'AaveV3VariableDebt',
+          tokenType: AAVE_TOKEN_TYPES[p.version][p.kind],
           chainId,
-          protocol: 'AaveV3',
+          protocol: `AaveV${p.version}`,
           pool: p.pool,
           token: token(p.token),
           balance,

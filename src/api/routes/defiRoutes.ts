@@ -104,8 +104,11 @@ export const defiRoutes: RouteModule = (app, ctx) => {
         'include_preview_chains',
         false,
       )
-      // Every family served is stable: the flag is accepted and changes nothing yet.
-      parseFlag(q.include_preview_protocols, 'include_preview_protocols', false)
+      const includePreviewProtocols = parseFlag(
+        q.include_preview_protocols,
+        'include_preview_protocols',
+        false,
+      )
       await meterRequest({ ctx, request, reply, cost: SUPPORTED_PROTOCOLS_COST })
       const chains = await Promise.all(
         ctx.chains.map(async (chain) => ({
@@ -118,6 +121,7 @@ export const defiRoutes: RouteModule = (app, ctx) => {
           chains,
           catalogue: ctx.catalogue,
           includePreviewChains,
+          includePreviewProtocols,
         }),
       }
     },
@@ -128,7 +132,8 @@ const SupportedProtocolsResponse = Type.Object({
   protocol_families: Type.Array(
     Type.Object({
       family: Type.String({
-        description: '`uniswap_v2`, `uniswap_v3`, `uniswap_v4`, `aave_v3`, `erc4626` or `lido`',
+        description:
+          '`uniswap_v2`, `uniswap_v3`, `uniswap_v4`, `aave_v2`, `aave_v3`, `erc4626` or `lido`',
       }),
       chains: Type.Array(
         Type.Object({
@@ -136,7 +141,7 @@ const SupportedProtocolsResponse = Type.Object({
           chain_name: Type.String(),
           status: Type.Union([Type.Literal('stable'), Type.Literal('preview')], {
             description:
-              '`preview`: indexed from a startBlock after 0, so idle holders may be missing',
+              '`preview`: indexed from a startBlock after a deployment of the family, so holders idle since may be missing (kept by include_preview_chains), or marked preview in config (kept by include_preview_protocols)',
           }),
         }),
       ),

@@ -125,6 +125,8 @@ test('default', { timeout: 120_000 }, async () => {
       'WstETH',
       'AtokenV3',
       'AaveV3VariableDebt',
+      'AtokenV2',
+      'AaveV2VariableDebt',
     ]),
   )
 

@@ -1,26 +1,26 @@
 import { encodeFunctionData, maxUint256 } from 'viem'
 import { decodeResult } from './decodeResult.ts'
-import { aaveV3PoolAbi, aaveV3TokenAbi } from './defiAbis.ts'
+import { aavePoolAbi, aaveTokenAbi } from './defiAbis.ts'
 import type { DefiCandidate, PositionRead } from './types.ts'
 
 /**
- * Values an Aave V3 aToken or variable debt token by the contracts' own answers, in one round:
- * the token's `balanceOf` (interest included, to the second) and `scaledBalanceOf`, and the
- * pool's `getUserAccountData` for the owner's health factor.
+ * Values an Aave V2 or V3 aToken or variable debt token by the contracts' own answers, in one
+ * round: the token's `balanceOf` (interest included, to the block's second) and
+ * `scaledBalanceOf`, and the pool's `getUserAccountData` for the owner's health factor.
  */
-export function* readAaveV3Position(
-  candidate: Extract<DefiCandidate, { type: 'aave_v3' }>,
+export function* readAavePosition(
+  candidate: Extract<DefiCandidate, { type: 'aave' }>,
 ): PositionRead {
-  const { owner, token, kind, pool, underlying } = candidate
+  const { owner, token, pool } = candidate
   const [rBalance, rScaled, rAccount] = yield [
     {
       to: token,
-      data: encodeFunctionData({ abi: aaveV3TokenAbi, functionName: 'balanceOf', args: [owner] }),
+      data: encodeFunctionData({ abi: aaveTokenAbi, functionName: 'balanceOf', args: [owner] }),
     },
     {
       to: token,
       data: encodeFunctionData({
-        abi: aaveV3TokenAbi,
+        abi: aaveTokenAbi,
         functionName: 'scaledBalanceOf',
         args: [owner],
       }),
@@ -28,20 +28,20 @@ export function* readAaveV3Position(
     {
       to: pool,
       data: encodeFunctionData({
-        abi: aaveV3PoolAbi,
+        abi: aavePoolAbi,
         functionName: 'getUserAccountData',
         args: [owner],
       }),
     },
   ]
-  const balance = decodeResult({ abi: aaveV3TokenAbi, functionName: 'balanceOf', data: rBalance })
+  const balance = decodeResult({ abi: aaveTokenAbi, functionName: 'balanceOf', data: rBalance })
   const scaledBalance = decodeResult({
-    abi: aaveV3TokenAbi,
+    abi: aaveTokenAbi,
     functionName: 'scaledBalanceOf',
     data: rScaled,
   })
   const account = decodeResult({
-    abi: aaveV3PoolAbi,
+    abi: aavePoolAbi,
     functionName: 'getUserAccountData',
     data: rAccount,
   })
@@ -51,12 +51,7 @@ export function* readAaveV3Position(
   return {
     ok: true,
     position: {
-      type: 'aave_v3',
-      owner,
-      token,
-      kind,
-      pool,
-      underlying,
+      ...candidate,
       scaledBalance,
       balance,
       healthFactor: health === maxUint256 ? null : health,

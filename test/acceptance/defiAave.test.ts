@@ -7,7 +7,8 @@ import { anvilAccounts } from '../../src/dev/anvilAccounts.ts'
 import { loadArtifact } from '../../src/dev/artifacts.ts'
 import { compileContracts } from '../../src/dev/compileContracts.ts'
 import { type AnvilActions, createAnvilActions } from '../../src/dev/createAnvilActions.ts'
-import { type AaveV3Market, deployAaveV3 } from '../../src/dev/deployAaveV3.ts'
+import { deployAaveV2 } from '../../src/dev/deployAaveV2.ts'
+import { type AaveMarket, deployAaveV3 } from '../../src/dev/deployAaveV3.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createRpcClient } from '../../src/evm/rpc/createRpcClient.ts'
 import type { Hex } from '../../src/evm/types.ts'
@@ -21,21 +22,27 @@ import {
   syncIndexedSides,
 } from '../support/startIndexedSides.ts'
 
-// Aave V3 supply and variable debt as `Tokenized` positions, on a market deployed from
-// `@aave/core-v3`'s own artifacts. Every raw number equals the market's own answers at the
-// block of X-Scry-Block-Numbers (the data provider's `getUserReserveData`, the tokens'
+// Aave V3 and V2 supply and variable debt as `Tokenized` positions, on two markets of one
+// chain (as on mainnet) deployed from `@aave/core-v3`'s and `@aave/protocol-v2`'s own
+// artifacts. Every raw number equals the markets' own answers at the block of
+// X-Scry-Block-Numbers (the data provider's `getUserReserveData`, the tokens'
 // `scaledBalanceOf`, `getUserAccountData`, and what `withdraw(max)` pays as an eth_call from
 // the owner), also after 30 days in which interest accrued without a single event.
 const CHAIN_ID = 1
 const MAX = maxUint256
 const DAY = 24 * 60 * 60
 
+/** A configured market: V2 and V3 deployments have the same shape. */
+type Market = AaveMarket & { version: 2 | 3 }
+
 let anvil: Anvil
 let w: PriceWorld
 let actions: AnvilActions
 let chain: ChainConfig
-let market: AaveV3Market
-let other: AaveV3Market
+let market: Market
+let marketV2: Market
+let markets: Market[]
+let other: AaveMarket
 let erc20: Abi
 let lookalike: Address
 const [alice, bob, carol, dave] = anvilAccounts(8)
@@ -56,22 +63,39 @@ beforeAll(async () => {
     { asset: w.weth, decimals: 18, priceUsd8: 2000_0000_0000n },
     { asset: w.tka, decimals: 18, priceUsd8: 2_0000_0000n },
   ].map((r) => ({ ...r, ltv: 8000, liquidationThreshold: 8500, borrowable: true }))
-  market = await deployAaveV3({ actions, from: w.deployer, reserves })
-  // A second market nobody configured: its tokens are found at ingest but never shown.
+  market = { version: 3, ...(await deployAaveV3({ actions, from: w.deployer, reserves })) }
+  // V2 prices in ETH (18 decimals): USDC 1/2000, WETH 1, TKA 2/2000.
+  marketV2 = {
+    version: 2,
+    ...(await deployAaveV2({
+      actions,
+      from: w.deployer,
+      reserves: reserves.map((r) => ({ ...r, priceEth18: (r.priceUsd8 * 10n ** 10n) / 2000n })),
+    })),
+  }
+  markets = [market, marketV2]
+  // A third market nobody configured: its tokens are found at ingest but never shown.
   other = await deployAaveV3({ actions, from: w.deployer, reserves: reserves.slice(0, 1) })
 
   await fund(alice, w.usdc, parseUnits('20000', 6))
   await fund(bob, w.weth, parseEther('20'))
-  await fund(bob, w.tka, parseEther('1000'))
-  await fund(carol, w.tka, parseEther('50000'))
+  await fund(bob, w.tka, parseEther('2000'))
+  await fund(carol, w.tka, parseEther('80000'))
+  await fund(carol, w.weth, parseEther('5'))
   await fund(dave, w.usdc, parseUnits('1000', 6))
   await supply(market, alice, w.usdc, parseUnits('5000', 6))
+  await supply(marketV2, alice, w.usdc, parseUnits('6000', 6))
   await supply(market, bob, w.weth, parseEther('10'))
   await supply(market, bob, w.tka, parseEther('1000'))
+  await supply(marketV2, bob, w.tka, parseEther('700'))
   await supply(market, carol, w.tka, parseEther('40000'))
-  await borrow(alice, w.weth, parseEther('1'))
-  await borrow(carol, w.usdc, parseUnits('1500', 6))
-  await borrow(carol, w.weth, parseEther('0.5'))
+  await supply(marketV2, carol, w.tka, parseEther('30000'))
+  await supply(marketV2, carol, w.weth, parseEther('4'))
+  await borrow(market, alice, w.weth, parseEther('1'))
+  await borrow(market, carol, w.usdc, parseUnits('1500', 6))
+  await borrow(market, carol, w.weth, parseEther('0.5'))
+  await borrow(marketV2, carol, w.usdc, parseUnits('2500', 6))
+  await borrow(marketV2, alice, w.weth, parseEther('0.2'))
   // dave supplies and withdraws everything: no position left; then supplies to the other market.
   await supply(market, dave, w.usdc, parseUnits('400', 6))
   await send(dave, market.pool, market.abis.pool, 'withdraw', [w.usdc, MAX, dave])
@@ -87,7 +111,13 @@ beforeAll(async () => {
   chain = priceWorldChain({
     anvil,
     w,
-    defi: { v3Managers: [], v2Protocols: {}, vaults: [], aaveV3Pools: [market.pool] },
+    defi: {
+      v3Managers: [],
+      v2Protocols: {},
+      vaults: [],
+      aaveV3Pools: [market.pool],
+      aaveV2Pools: [marketV2.pool],
+    },
   })
   sides.push(...(await startIndexedSides(chain)))
   await synced()
@@ -112,16 +142,23 @@ async function fund(holder: Address, token: Address, amount: bigint) {
       from: holder,
     })
   else await w.send({ to: token, abi: erc20, functionName: 'mint', args: [holder, amount] })
-  await send(holder, token, erc20, 'approve', [market.pool, MAX])
-  await send(holder, token, erc20, 'approve', [other.pool, MAX])
+  for (const pool of [market.pool, marketV2.pool, other.pool])
+    await send(holder, token, erc20, 'approve', [pool, MAX])
 }
 
-async function supply(m: AaveV3Market, holder: Address, asset: Address, amount: bigint) {
-  await send(holder, m.pool, m.abis.pool, 'supply', [asset, amount, holder, 0])
+/** V3's `supply` is V2's `deposit` (same arguments); a market without a version is V3. */
+async function supply(
+  m: AaveMarket & { version?: 2 | 3 },
+  holder: Address,
+  asset: Address,
+  amount: bigint,
+) {
+  const verb = m.version === 2 ? 'deposit' : 'supply'
+  await send(holder, m.pool, m.abis.pool, verb, [asset, amount, holder, 0])
 }
 
-async function borrow(holder: Address, asset: Address, amount: bigint) {
-  await send(holder, market.pool, market.abis.pool, 'borrow', [asset, amount, 2n, 0, holder])
+async function borrow(m: Market, holder: Address, asset: Address, amount: bigint) {
+  await send(holder, m.pool, m.abis.pool, 'borrow', [asset, amount, 2n, 0, holder])
 }
 
 const synced = () => syncIndexedSides(sides, w.pub)
@@ -139,15 +176,33 @@ async function tokenInfo(side: IndexedSide, token: Address) {
 }
 
 type Expected = {
+  market: Market
   token: Address
-  type: 'AtokenV3' | 'AaveV3VariableDebt'
+  type: `AtokenV${2 | 3}` | `AaveV${2 | 3}VariableDebt`
   asset: Address
   scaled: bigint
   holdings: bigint
+  healthFactor: number | null
 }
 
-/** What the market itself says a holder has at `blockHash`: one entry per non-zero balance. */
+/** What the markets themselves say a holder has at `blockHash`: one per non-zero balance. */
 async function marketAnswers(holder: Address, blockHash: Hex) {
+  const expected: Expected[] = []
+  for (const m of markets) expected.push(...(await marketAnswersOf(m, holder, blockHash)))
+  return expected
+}
+
+async function marketAnswersOf(market: Market, holder: Address, blockHash: Hex) {
+  const { version } = market
+  const account = await actions.call<readonly bigint[]>({
+    to: market.pool,
+    abi: market.abis.pool,
+    functionName: 'getUserAccountData',
+    args: [holder],
+    blockHash,
+  })
+  const health = account[5]!
+  const healthFactor = health === MAX ? null : Number(health) / 1e18
   const expected: Expected[] = []
   for (const [asset, reserve] of market.reserves) {
     const data = await actions.call<readonly bigint[]>({
@@ -168,32 +223,28 @@ async function marketAnswers(holder: Address, blockHash: Hex) {
       })
     if (aBalance > 0n) {
       expected.push({
+        market,
         token: reserve.aToken,
-        type: 'AtokenV3',
+        type: `AtokenV${version}`,
         asset,
         scaled: await scaledOf(reserve.aToken),
         holdings: aBalance,
+        healthFactor,
       })
     }
     if (variableDebt > 0n) {
       expected.push({
+        market,
         token: reserve.variableDebt,
-        type: 'AaveV3VariableDebt',
+        type: `AaveV${version}VariableDebt`,
         asset,
         scaled: -(await scaledOf(reserve.variableDebt)),
         holdings: -variableDebt,
+        healthFactor,
       })
     }
   }
-  const account = await actions.call<readonly bigint[]>({
-    to: market.pool,
-    abi: market.abis.pool,
-    functionName: 'getUserAccountData',
-    args: [holder],
-    blockHash,
-  })
-  const health = account[5]!
-  return { expected, healthFactor: health === MAX ? null : Number(health) / 1e18 }
+  return expected
 }
 
 /** Every holder's Aave positions on both stores and both shapes, checked against the market. */
@@ -207,7 +258,7 @@ async function expectPositionsMatchMarket() {
       expect(validator.validate('GET /v1/evm/defi/positions/{address}', v1.body)).toEqual([])
       const block = parseBlockNumbers(v1.headers.get('x-scry-block-numbers')).get(String(CHAIN_ID))!
       const blockHash = await blockHashOf(block)
-      const { expected, healthFactor } = await marketAnswers(holder, blockHash)
+      const expected = await marketAnswers(holder, blockHash)
       const got = v1.body.positions.filter((p: any) => p.type === 'Tokenized')
       const label = `${dialect} ${holder}`
       expect(got.map((p: any) => p.token.address).sort(), label).toEqual(
@@ -216,28 +267,31 @@ async function expectPositionsMatchMarket() {
       let total = 0
       for (const e of expected) {
         const p = got.find((x: any) => x.token.address === e.token)
+        const pool = e.market.pool
+        const protocol = `AaveV${e.market.version}`
         expect(p, `${label} ${e.type}`).toMatchObject({
           chain_id: CHAIN_ID,
-          protocol: 'AaveV3',
-          pool: market.pool,
-          lending_pool: market.pool,
+          protocol,
+          pool,
+          lending_pool: pool,
           token_type: e.type,
           balance_raw: e.scaled.toString(),
           underlying_token: { address: e.asset, holdings_raw: e.holdings.toString() },
           logo: null,
         })
+        const { healthFactor } = e
         if (healthFactor === null) expect(p.health_factor, label).toBeNull()
         else expect(Math.abs(p.health_factor - healthFactor) / healthFactor).toBeLessThan(1e-12)
         const { price, decimals } = await tokenInfo(side, e.asset)
         expect(price, `${e.asset} is priced`).toBeGreaterThan(0)
         const value = (Number(e.holdings) / 10 ** decimals) * price!
         expect(Math.abs(p.value_usd - value) / Math.abs(value), label).toBeLessThan(1e-9)
-        expect(Math.sign(p.value_usd)).toBe(e.type === 'AtokenV3' ? 1 : -1)
+        expect(Math.sign(p.value_usd)).toBe(e.type.startsWith('Atoken') ? 1 : -1)
         total += p.value_usd
         const flat = beta.body.positions.find((x: any) => x.token === e.token)
         expect(flat, label).toMatchObject({
           type: 'Tokenized',
-          protocol: 'AaveV3',
+          protocol,
           token_type: e.type,
           usd_value: p.value_usd,
           calculated_balance: p.balance,
@@ -245,7 +299,7 @@ async function expectPositionsMatchMarket() {
           underlying_token: e.asset,
           holdings: p.underlying_token.holdings,
           holdings_raw: p.underlying_token.holdings_raw,
-          lending_pool: market.pool,
+          lending_pool: pool,
           health_factor: p.health_factor,
         })
       }
@@ -256,7 +310,7 @@ async function expectPositionsMatchMarket() {
 }
 
 /** What `withdraw(max)` pays the holder, as an eth_call from them at `blockHash`. */
-async function withdrawAll(holder: Address, asset: Address, blockHash: Hex) {
+async function withdrawAll(market: Market, holder: Address, asset: Address, blockHash: Hex) {
   return actions.call<bigint>({
     from: holder,
     to: market.pool,
@@ -268,17 +322,22 @@ async function withdrawAll(holder: Address, asset: Address, blockHash: Hex) {
 }
 
 /**
- * A supply without debt, of a reserve nobody borrows from (so its liquidity is all there): the
- * aToken holdings are exactly what a full withdrawal pays.
+ * A supply without debt, of a reserve nobody borrows from (so its liquidity is all there), in
+ * each market: the aToken holdings are exactly what a full withdrawal pays.
  */
 async function expectSupplyIsWithdrawable() {
-  const aTka = market.reserves.get(w.tka)!.aToken
-  for (const { side } of sides) {
-    const res = await side.api.get(`/v1/evm/defi/positions/${bob}`)
-    const block = parseBlockNumbers(res.headers.get('x-scry-block-numbers')).get(String(CHAIN_ID))!
-    const p = res.body.positions.find((x: any) => x.token.address === aTka)
-    const paid = await withdrawAll(bob, w.tka, await blockHashOf(block))
-    expect(p.underlying_token.holdings_raw).toBe(paid.toString())
+  for (const m of markets) {
+    const aTka = m.reserves.get(w.tka)!.aToken
+    for (const { side } of sides) {
+      const res = await side.api.get(`/v1/evm/defi/positions/${bob}`)
+      const block = parseBlockNumbers(res.headers.get('x-scry-block-numbers')).get(
+        String(CHAIN_ID),
+      )!
+      const p = res.body.positions.find((x: any) => x.token.address === aTka)
+      const paid = await withdrawAll(m, bob, w.tka, await blockHashOf(block))
+      expect(paid).toBeGreaterThan(0n)
+      expect(p.underlying_token.holdings_raw).toBe(paid.toString())
+    }
   }
 }
 
@@ -314,12 +373,10 @@ test('behavior: 30 days without a transaction: interest moves every number', asy
   await expectPositionsMatchMarket()
   await expectSupplyIsWithdrawable()
   const after = await sides[0]!.side.api.get(`/v1/evm/defi/positions/${alice}`)
-  const debt = (body: any) =>
-    BigInt(
-      body.positions.find((p: any) => p.token_type === 'AaveV3VariableDebt').underlying_token
-        .holdings_raw,
-    )
-  expect(debt(after.body)).toBeLessThan(debt(before.body))
+  const debt = (body: any, type: string) =>
+    BigInt(body.positions.find((p: any) => p.token_type === type).underlying_token.holdings_raw)
+  for (const type of ['AaveV3VariableDebt', 'AaveV2VariableDebt'])
+    expect(debt(after.body, type), type).toBeLessThan(debt(before.body, type))
 }, 120_000)
 
 test('behavior: a supply undone by a reorg is gone, and the reserve it first touched too', async () => {
@@ -357,7 +414,11 @@ test('behavior: Aave tokens stored before migration 0016 are found by the one-ti
         .where('kind', '!=', 'erc4626')
         .orderBy('address')
         .execute()
-      expect(aave.length).toBeGreaterThanOrEqual(5)
+      // alice, bob and carol hold 9 distinct tokens of the two markets; the other market 1.
+      expect(aave.length).toBeGreaterThanOrEqual(10)
+      expect(new Set(aave.map((r) => r.kind))).toEqual(
+        new Set(['aave_v3_atoken', 'aave_v3_vdebt', 'aave_v2_atoken', 'aave_v2_vdebt']),
+      )
       // As 0016 leaves a store indexed before it: rows gone, tokens queued.
       await db
         .deleteFrom('defi_tokens')
@@ -380,7 +441,8 @@ test('behavior: Aave tokens stored before migration 0016 are found by the one-ti
       // The same rows (found at the checkpoint now, so another block number), pools included.
       const unblocked = (rows: typeof aave) => rows.map(({ block_number: _, ...r }) => r)
       expect(unblocked(again)).toEqual(unblocked(aave))
-      expect(again.every((r) => r.pool === market.pool || r.pool === other.pool)).toBe(true)
+      const pools = [market.pool, marketV2.pool, other.pool]
+      expect(again.every((r) => pools.includes(r.pool as Address))).toBe(true)
     }
   } finally {
     rpc.close()
@@ -388,15 +450,16 @@ test('behavior: Aave tokens stored before migration 0016 are found by the one-ti
   await expectPositionsMatchMarket()
 }, 120_000)
 
-test('behavior: supported-protocols lists the aave_v3 family', async () => {
+test('behavior: supported-protocols lists the aave_v2 and aave_v3 families', async () => {
   for (const { side } of sides) {
     const res = await side.api.get('/v1/evm/defi/supported-protocols')
     expect(res.status).toBe(200)
-    expect(res.body.protocol_families.find((f: any) => f.family === 'aave_v3')).toEqual({
-      family: 'aave_v3',
-      chains: [{ chain_id: CHAIN_ID, chain_name: 'ethereum', status: 'stable' }],
-      sub_protocols: ['AaveV3'],
-    })
+    for (const version of [2, 3])
+      expect(res.body.protocol_families.find((f: any) => f.family === `aave_v${version}`)).toEqual({
+        family: `aave_v${version}`,
+        chains: [{ chain_id: CHAIN_ID, chain_name: 'ethereum', status: 'stable' }],
+        sub_protocols: [`AaveV${version}`],
+      })
   }
 })
 
@@ -408,25 +471,40 @@ test('behavior: deployment entries the node disowns are disabled, the rest serve
     store,
     chains: [{ ...chain, defi: { ...chain.defi!, aaveV3Pools: [market.pool, w.trader] } }],
   })
+  // Each market configured as the other version: both disabled at start.
+  const swapped = await createTestApi({
+    store,
+    chains: [
+      {
+        ...chain,
+        defi: { ...chain.defi!, aaveV3Pools: [marketV2.pool], aaveV2Pools: [market.pool] },
+      },
+    ],
+  })
   const shipped = await createTestApi({ store, chains: [{ ...chain, defi: undefined }] })
   try {
     const families = async (api: typeof mixed) =>
       (await api.get('/v1/evm/defi/supported-protocols')).body.protocol_families.map(
         (f: any) => f.family,
       )
-    expect(await families(mixed)).toEqual(['uniswap_v2', 'aave_v3'])
+    expect(await families(mixed)).toEqual(['uniswap_v2', 'aave_v2', 'aave_v3'])
     const checked = await mixed.ctx.defiDeployments.forChain(mixed.ctx.chains[0]!)
     expect(checked.aaveV3Pools).toEqual([market.pool])
     const res = await mixed.get(`/v1/evm/defi/positions/${alice}`)
     expect(res.body.positions.map((p: any) => p.token_type).sort()).toEqual([
+      'AaveV2VariableDebt',
       'AaveV3VariableDebt',
+      'AtokenV2',
       'AtokenV3',
     ])
+    expect(await families(swapped)).toEqual(['uniswap_v2'])
+    expect((await swapped.get(`/v1/evm/defi/positions/${alice}`)).body.positions).toEqual([])
     // V2 positions come from the chain's price factories, which this node has.
     expect(await families(shipped)).toEqual(['uniswap_v2'])
     expect((await shipped.get(`/v1/evm/defi/positions/${alice}`)).body.positions).toEqual([])
   } finally {
     await mixed.close()
+    await swapped.close()
     await shipped.close()
   }
 })
