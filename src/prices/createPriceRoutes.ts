@@ -1,6 +1,6 @@
 import type { PoolType } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
-import { createMaxHeap } from '../utils/createMaxHeap.ts'
+import { createMaxHeap, type MaxHeap } from '../utils/createMaxHeap.ts'
 
 /** A trusted pool with its current state, as pricing needs it. */
 export type PricingPool = {
@@ -76,6 +76,8 @@ type Quoted = {
 }
 
 type Node = Route
+/** An anchor's pool filed by size (`anchorPools`). */
+type SizedPool = { size: number; pool: Address; stamp: number }
 /** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
 type Candidate = {
   token: Address
@@ -112,6 +114,14 @@ export function createPriceRoutes({
   const changedTokens = new Set<Address>()
   /** Anchors are priced from the start; on the first settle they are seeded. */
   let seeded = false
+  /**
+   * Each anchor's pools by size, so its deepest is found without visiting them all: an entry
+   * is current while its pool's stamp is the one it was pushed with (`resize` pushes a new
+   * entry whenever a pool's size may have moved; older ones are dropped when they surface).
+   */
+  const anchorPools = new Map<Address, MaxHeap<SizedPool>>()
+  const stamps = new Map<Address, number>()
+  let stamp = 0
 
   const link = (token: Address, pool: Address) => {
     let set = byToken.get(token)
@@ -171,13 +181,40 @@ export function createPriceRoutes({
     const p1 = routes.get(q.pool.token1)?.priceUsd
     return p0 === undefined || p1 === undefined ? 0 : q.human0 * p0 + q.human1 * p1
   }
-  const anchorSize = (token: Address) => {
-    let size = 0
-    for (const address of byToken.get(token) ?? []) {
-      const q = quotes.get(address)
-      if (q) size = Math.max(size, sizeOf(q))
+  const bySize = () => createMaxHeap<SizedPool>((a, b) => a.size > b.size)
+  /** A pool's size may have moved (its reserves, or a side's price): re-file it by anchor. */
+  const resize = (address: Address) => {
+    const pool = pools.get(address)
+    stamps.set(address, ++stamp)
+    if (!pool) return
+    const q = quotes.get(address)
+    for (const anchor of [pool.token0, pool.token1]) {
+      if (!anchorSet.has(anchor)) continue
+      let heap = anchorPools.get(anchor)
+      if (!heap) anchorPools.set(anchor, (heap = bySize()))
+      if (q) heap.push({ size: sizeOf(q), pool: address, stamp })
+      // Mostly stale entries: rebuilt from the current ones (amortised over the pushes).
+      const live = byToken.get(anchor)?.size ?? 0
+      if (heap.size > 2 * live + 64) {
+        const fresh = bySize()
+        for (const other of byToken.get(anchor) ?? []) {
+          const quoted = quotes.get(other)
+          const current = stamps.get(other)
+          if (quoted && current !== undefined)
+            fresh.push({ size: sizeOf(quoted), pool: other, stamp: current })
+        }
+        anchorPools.set(anchor, fresh)
+      }
     }
-    return size
+  }
+  /** The USD size of an anchor's deepest pool. */
+  const anchorSize = (token: Address) => {
+    const heap = anchorPools.get(token)
+    for (let top = heap?.peek(); heap && top; top = heap.peek()) {
+      if (stamps.get(top.pool) === top.stamp) return top.size
+      heap.pop()
+    }
+    return 0
   }
 
   return {
@@ -285,6 +322,7 @@ export function createPriceRoutes({
           heap.push(c)
         }
       }
+      const resized = [...changedPools]
       changedPools.clear()
 
       for (let next = heap.pop(); next; next = heap.pop()) {
@@ -331,11 +369,14 @@ export function createPriceRoutes({
       }
 
       // Pool sizes: of the re-routed tokens' pools, and of anchors next to anything moved.
+      for (const address of resized) resize(address)
       for (const token of dirty) {
         for (const address of byToken.get(token) ?? []) {
           const pool = pools.get(address)
           if (!pool) continue
-          for (const t of [pool.token0, pool.token1]) if (anchorSet.has(t)) sizeAnchors.add(t)
+          const anchored = [pool.token0, pool.token1].filter((t) => anchorSet.has(t))
+          for (const t of anchored) sizeAnchors.add(t)
+          if (anchored.length > 0) resize(address)
         }
         const node = routes.get(token)
         if (node?.pool) {

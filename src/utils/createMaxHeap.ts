@@ -2,6 +2,8 @@
 export type MaxHeap<T> = {
   push(item: T): void
   pop(): T | undefined
+  /** The item `pop` would take, left in place. */
+  peek(): T | undefined
   readonly size: number
 }
 
@@ -42,6 +44,9 @@ export function createMaxHeap<T>(above: (a: T, b: T) => boolean): MaxHeap<T> {
         }
       }
       return top
+    },
+    peek() {
+      return items[0]
     },
     get size() {
       return items.length
