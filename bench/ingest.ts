@@ -71,6 +71,25 @@ function envInt(name: string, fallback: number | undefined): number | undefined 
   return value
 }
 
+/** `rpc` with a count of the JSON-RPC calls made through it (each batch item counts). */
+function countCalls(rpc: RpcClient): { rpc: RpcClient; calls: number } {
+  const counter = {
+    calls: 0,
+    rpc: {
+      request<T>(call: RpcCall, options?: { signal?: AbortSignal }) {
+        counter.calls++
+        return rpc.request<T>(call, options)
+      },
+      batch<T>(calls: readonly RpcCall[], options?: { signal?: AbortSignal }) {
+        counter.calls += calls.length
+        return rpc.batch<T>(calls, options)
+      },
+      close: () => rpc.close(),
+    } satisfies RpcClient,
+  }
+  return counter
+}
+
 function rpcFor(chain: ChainConfig): RpcClient {
   return createRpcClient({
     urls: chain.rpc,
@@ -218,8 +237,9 @@ async function runStaged({
   store: Store
   caps: FetchCapabilities
   toBlock: number
-}): Promise<Stages> {
+}): Promise<Stages & { calls: { probes: number; noProbes: number } }> {
   const rpc = rpcFor(chain)
+  const counted = { probes: countCalls(rpc), noProbes: countCalls(rpc) }
   const stages: Stages = {
     fetch: 0,
     fetchWait: 0,
@@ -238,6 +258,7 @@ async function runStaged({
     })
   }
   const inflight: Promise<ChainBlock[]>[] = []
+  let untimed = 0
   const started = performance.now()
   try {
     for (;;) {
@@ -256,16 +277,23 @@ async function runStaged({
       t = performance.now()
       const { rows, touched } = deriveHistory({ chainId: chain.chainId, blocks })
       stages.deriveHistory += seconds(t)
+      const read = (defiProbes: boolean) =>
+        readBatchState({
+          rpc: defiProbes ? counted.probes.rpc : counted.noProbes.rpc,
+          state: store,
+          chainId: chain.chainId,
+          fromBlock: first.number,
+          toBlock: last.number,
+          touched,
+          defiProbes,
+        })
       t = performance.now()
-      const { loaded, reads } = await readBatchState({
-        rpc,
-        state: store,
-        chainId: chain.chainId,
-        fromBlock: first.number,
-        toBlock: last.number,
-        touched,
-      })
+      const { loaded, reads } = await read(true)
       stages.readBatchState += seconds(t)
+      // Again without the DeFi token probes, only to count the node calls they save.
+      t = performance.now()
+      await read(false)
+      untimed += seconds(t)
       t = performance.now()
       const state = deriveState({
         chainId: chain.chainId,
@@ -288,8 +316,9 @@ async function runStaged({
       })
       stages.applyBatch += seconds(t)
     }
-    stages.total = seconds(started)
-    return stages
+    // The loop's time without the probe-less reads it made only to be counted.
+    stages.total = seconds(started) - untimed
+    return { ...stages, calls: { probes: counted.probes.calls, noProbes: counted.noProbes.calls } }
   } finally {
     rpc.close()
   }
@@ -440,6 +469,10 @@ async function main(): Promise<void> {
         const stages = await runStaged({ chain, store: fresh.store, caps, toBlock })
         stageRows.push({ name: `staged ${dialect}`, stages })
         console.log(`Staged run on ${dialect}: ${stages.total.toFixed(2)} s`)
+        const { probes, noProbes } = stages.calls
+        console.log(
+          `  readBatchState node calls: ${probes.toLocaleString('en-US')} with the DeFi token probes, ${noProbes.toLocaleString('en-US')} without (+${(((probes - noProbes) / noProbes) * 100).toFixed(2)} %)`,
+        )
         cleanups.splice(cleanups.indexOf(fresh.close), 1)
         await fresh.close()
       }

@@ -61,7 +61,7 @@ export async function checkDefiDeployment({
         expect: m.poolManager,
       },
     ]),
-    aave: (deployment.aaveV3Pools ?? []).map((pool): Probe[] => [
+    aaveV3: (deployment.aaveV3Pools ?? []).map((pool): Probe[] => [
       { what: 'Aave V3 Pool', address: pool, call: 'ADDRESSES_PROVIDER' },
     ]),
     aaveV2: (deployment.aaveV2Pools ?? []).map((pool): Probe[] => [
@@ -125,7 +125,7 @@ export async function checkDefiDeployment({
       v4Managers: keep(deployment.v4Managers ?? [], probes.v4),
       v2Protocols: deployment.v2Protocols,
       vaults: keep(deployment.vaults, probes.vaults),
-      aaveV3Pools: keep(deployment.aaveV3Pools ?? [], probes.aave),
+      aaveV3Pools: keep(deployment.aaveV3Pools ?? [], probes.aaveV3),
       aaveV2Pools: keep(deployment.aaveV2Pools ?? [], probes.aaveV2),
       lido: lido && passes(probes.lido[0]!) ? lido : undefined,
     },

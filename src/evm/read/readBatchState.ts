@@ -64,7 +64,8 @@ const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
  * included); events only say which ones to read. A token whose supply or balances moved
  * differently from its events is marked rebasing: from then on every holder is re-read
  * whenever the token is touched. A new ERC20 token is also asked the first round of the DeFi
- * token probe with its metadata; one that answers addresses gets the rest (`probeDefiTokens`).
+ * token probe with its metadata; one that answers addresses gets the rest (`probeDefiTokens`);
+ * `defiProbes: false` skips both (`bench:ingest` measures what they cost).
  */
 export async function readBatchState({
   rpc,
@@ -75,6 +76,7 @@ export async function readBatchState({
   toHash,
   parentHash,
   touched,
+  defiProbes = true,
   signal,
 }: {
   rpc: RpcClient
@@ -90,8 +92,10 @@ export async function readBatchState({
   toHash?: Hex | undefined
   parentHash?: Hex | undefined
   touched: Touched
+  defiProbes?: boolean
   signal?: AbortSignal
 }): Promise<{ loaded: LoadedState; reads: BatchReads }> {
+  const probes = defiProbes ? DEFI_PROBE_CALLS : []
   const sig = signal ? { signal } : {}
   const candidateTokens = new Set<Address>([
     ...touched.standards.keys(),
@@ -154,7 +158,7 @@ export async function readBatchState({
       { to: t, data: SYMBOL },
       { to: t, data: DECIMALS },
       // Vault shares and Aave tokens are ERC20 tokens: only those are asked.
-      ...(standard === 'erc20' ? DEFI_PROBE_CALLS.map((data) => ({ to: t, data })) : []),
+      ...(standard === 'erc20' ? probes.map((data) => ({ to: t, data })) : []),
     ]),
   ]
   const [results, supplyBefore, native] = await Promise.all([
@@ -184,12 +188,12 @@ export async function readBatchState({
   const supply = new Map<Address, bigint | undefined>()
   for (const t of supplyList) supply.set(t, decodeUint(results[k++] ?? '0x'))
   const newTokenInfo = new Map<Address, NewToken>()
-  const defiProbes: Parameters<typeof probeDefiTokens>[0]['tokens'][number][] = []
+  const probed: Parameters<typeof probeDefiTokens>[0]['tokens'][number][] = []
   for (const [t, standard] of newTokens) {
     const name = results[k++]
     const symbol = results[k++]
     const decimals = results[k++]
-    const answers = standard === 'erc20' ? DEFI_PROBE_CALLS.map(() => results[k++]) : []
+    const answers = standard === 'erc20' ? probes.map(() => results[k++]) : []
     const info: NewToken = {
       standard,
       name: name ? decodeMetadataString(name) : undefined,
@@ -197,14 +201,15 @@ export async function readBatchState({
       decimals: standard === 'erc20' && decimals ? decodeDecimals(decimals) : undefined,
     }
     newTokenInfo.set(t, info)
-    if (standard === 'erc20') defiProbes.push({ token: t, decimals: info.decimals, answers })
+    if (standard === 'erc20' && defiProbes)
+      probed.push({ token: t, decimals: info.decimals, answers })
   }
   // Only tokens that answered addresses cost a second round.
   const defiTokens = await probeDefiTokens({
     rpc,
     blockNumber: toBlock,
     blockHash: toHash,
-    tokens: defiProbes,
+    tokens: probed,
     signal,
   })
 
