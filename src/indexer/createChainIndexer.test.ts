@@ -309,6 +309,109 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    test('behavior: a reorg that lands in batches prepared and fetched but not committed', async () => {
+      t = await createTestStore(dialect)
+      const start = Number(await client.getBlockNumber()) + 1
+      const token = await deployToken()
+      await tokenCall(token, 0, 'mint', [accounts[1]!.address, 500n])
+      await activity(token)
+      const head = await client.getBlock()
+      // Eleven blocks, batches of two: with commits held at a gate, the pipeline prepares
+      // three batches (one commit waiting, two queued) and fetches the next three windows.
+      expect(Number(head.number) - start + 1).toBe(11)
+      let open = () => {}
+      const gate = new Promise<void>((resolve) => {
+        open = resolve
+      })
+      let waiting = 0
+      const store: typeof t.store = {
+        ...t.store,
+        applyBatch: async (write, fence) => {
+          waiting++
+          await gate
+          return t.store.applyBatch(write, fence)
+        },
+      }
+      const fetched = new Set<number>()
+      let lastCall = Date.now()
+      const proxy = await createMethodFilterProxy({
+        target: anvil.rpcUrl,
+        refuse: ({ method, params }) => {
+          lastCall = Date.now()
+          if (method === 'eth_getBlockByNumber' && typeof params[0] === 'string')
+            if (params[0].startsWith('0x')) fetched.add(Number(params[0]))
+          return undefined
+        },
+      })
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [proxy.url],
+          startBlock: start,
+          batchSize: 2,
+        }),
+        store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      try {
+        // Full: every block fetched, one commit waiting, and the node left alone a while.
+        for (const until = Date.now() + 15_000; Date.now() < until; ) {
+          if (waiting === 1 && fetched.has(Number(head.number)) && Date.now() - lastCall > 300)
+            break
+          await new Promise((r) => setTimeout(r, 20))
+        }
+        expect([waiting, fetched.has(Number(head.number))]).toEqual([1, true])
+        expect(await t.store.getCheckpoint(31337)).toBeUndefined()
+        // The last six blocks (in the third prepared batch and the fetched windows) change.
+        await client.request({
+          method: 'anvil_reorg' as never,
+          params: [
+            6,
+            [
+              [
+                {
+                  from: accounts[4]!.address,
+                  to: accounts[0]!.address,
+                  value: '0xde0b6b3a7640000',
+                },
+                2,
+              ],
+            ],
+          ] as never,
+        })
+        const after = await client.getBlock()
+        expect(after.hash).not.toBe(head.hash)
+        open()
+        await run.synced({ block: Number(after.number), hash: after.hash })
+        const { mismatches, checked } = await compareWithNode({
+          store: t.store,
+          rpcUrl: anvil.rpcUrl,
+          chainId: 31337,
+          block: after.number,
+          wallets: accounts.map((a) => a.address),
+        })
+        expect(mismatches).toEqual([])
+        expect(checked.tokenBalances).toBeGreaterThan(0)
+        // The new branch's blocks are what the store holds.
+        const stored = await t.store.db
+          .selectFrom('blocks')
+          .select(['number', 'hash'])
+          .where('chain_id', '=', 31337)
+          .where('number', '>=', start + 4)
+          .orderBy('number')
+          .execute()
+        const node = await Promise.all(
+          stored.map(async (b) => (await client.getBlock({ blockNumber: BigInt(b.number) })).hash),
+        )
+        expect(stored.map((b) => b.hash)).toEqual(node.map((h) => h.toLowerCase()))
+      } finally {
+        open()
+        await run.stop()
+        await proxy.close()
+      }
+    })
+
     test('behavior: starting after a token was minted does not mistake it for a rebasing token', async () => {
       t = await createTestStore(dialect)
       const token = await deployToken()

@@ -1,10 +1,13 @@
+import Database from 'better-sqlite3'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
-import { createStore } from '../../src/store/createStore.ts'
+import { createStore, type Store } from '../../src/store/createStore.ts'
+import type { DialectName } from '../../src/store/dialect.ts'
 import { createFaultProxy } from '../support/createFaultProxy.ts'
 import { createMethodFilterProxy } from '../support/createMethodFilterProxy.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
@@ -56,6 +59,41 @@ beforeAll(async () => {
 afterAll(async () => {
   await anvil?.stop()
 })
+
+/** Waits until the store's checkpoint is at `block` or past it. */
+async function checkpointReaches(store: Store, block: number, timeoutMs = 120_000) {
+  for (const until = Date.now() + timeoutMs; Date.now() < until; ) {
+    const cp = await store.getCheckpoint(CHAIN_ID).catch(() => undefined)
+    if (cp && cp.blockNumber >= block) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`checkpoint did not reach block ${block} in ${timeoutMs} ms`)
+}
+
+/**
+ * Takes the store's write lock as another writer would, until the returned release: SQLite's
+ * database lock (`BEGIN IMMEDIATE`; a writer waits up to its busy timeout, 5 s), PostgreSQL's
+ * lock on `checkpoints`, which every batch's transaction writes last.
+ */
+async function holdWrites(dialect: DialectName, url: string): Promise<() => Promise<void>> {
+  if (dialect === 'sqlite') {
+    const db = new Database(url)
+    db.pragma('busy_timeout = 5000')
+    db.exec('BEGIN IMMEDIATE')
+    return async () => {
+      db.exec('ROLLBACK')
+      db.close()
+    }
+  }
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  await client.query('BEGIN')
+  await client.query('LOCK TABLE checkpoints IN EXCLUSIVE MODE')
+  return async () => {
+    await client.query('ROLLBACK')
+    await client.end()
+  }
+}
 
 const startScry = (database: string) =>
   spawnScryStart({ chainId: CHAIN_ID, rpcUrl: anvil.rpcUrl, database, batchSize: BATCH_SIZE })
@@ -109,6 +147,73 @@ describe('resilience', () => {
           reference,
         )
       } finally {
+        await store.close()
+        await drop()
+      }
+    }, 240_000)
+  }
+
+  for (const dialect of DIALECTS) {
+    test(`behavior: SIGKILL with batches prepared and fetched but none committed, then restart, gives the same state (${dialect})`, async () => {
+      const { url, drop } = await createTestDatabase(dialect)
+      const store = createStore({ url })
+      // Watches the child's node traffic: the highest block it fetched, and when it last asked.
+      let fetchedUpTo = -1
+      let lastCall = Date.now()
+      const proxy = await createMethodFilterProxy({
+        target: anvil.rpcUrl,
+        refuse: ({ method, params }) => {
+          lastCall = Date.now()
+          const block = typeof params[0] === 'string' ? Number(params[0]) : Number.NaN
+          if (method === 'eth_getBlockByNumber' && Number.isInteger(block))
+            fetchedUpTo = Math.max(fetchedUpTo, block)
+          return undefined
+        },
+      })
+      let release: (() => Promise<void>) | undefined
+      try {
+        const child = spawnScryStart({
+          chainId: CHAIN_ID,
+          rpcUrl: proxy.url,
+          database: url,
+          batchSize: BATCH_SIZE,
+        })
+        await checkpointReaches(store, 30)
+        // Another writer holds the store: the child's next commit waits inside its
+        // transaction while the pipeline prepares the batches behind it and fetches ahead.
+        release = await holdWrites(dialect, url)
+        const held = (await store.getCheckpoint(CHAIN_ID))!.blockNumber
+        for (const until = Date.now() + 20_000; Date.now() < until; ) {
+          if (Date.now() - lastCall > 1_000) break
+          await new Promise((r) => setTimeout(r, 50))
+        }
+        // Three batches prepared (one commit waiting, two queued) and windows fetched past
+        // them, none committed.
+        expect(fetchedUpTo).toBeGreaterThanOrEqual(held + 3 * BATCH_SIZE)
+        child.kill('SIGKILL')
+        await exited(child)
+        await release()
+        release = undefined
+        expect((await store.getCheckpoint(CHAIN_ID))?.blockNumber).toBe(held)
+        const again = spawnScryStart({
+          chainId: CHAIN_ID,
+          rpcUrl: anvil.rpcUrl,
+          database: url,
+          batchSize: BATCH_SIZE,
+        })
+        let stderr = ''
+        again.stderr?.on('data', (d) => {
+          stderr += d
+        })
+        await checkpointReaches(store, Number(world.endBlock))
+        again.kill('SIGTERM')
+        expect(await exited(again), stderr).toBe(0)
+        expect(await digestStore(store), `held at ${held}, fetched up to ${fetchedUpTo}`).toEqual(
+          reference,
+        )
+      } finally {
+        await release?.()
+        await proxy.close()
         await store.close()
         await drop()
       }
