@@ -190,8 +190,8 @@ export function createPriceRoutes({
     const q = quotes.get(address)
     for (const anchor of [pool.token0, pool.token1]) {
       if (!anchorSet.has(anchor)) continue
-      let heap = anchorPools.get(anchor)
-      if (!heap) anchorPools.set(anchor, (heap = bySize()))
+      const heap = anchorPools.get(anchor) ?? bySize()
+      anchorPools.set(anchor, heap)
       if (q) heap.push({ size: sizeOf(q), pool: address, stamp })
       // Mostly stale entries: rebuilt from the current ones (amortised over the pushes).
       const live = byToken.get(anchor)?.size ?? 0
