@@ -33,7 +33,9 @@ export type PreparedBatch =
  * `liveHeadState` (`FetchCapabilities`): the node may answer reads of its head block from the
  * next block it is mining, so a batch that ends at the head and sees the head move while it
  * reads writes nothing (`unsettled`): the indexer starts again from its checkpoint, and the
- * block is no longer the head then.
+ * block is no longer the head then. `knownHead`: the node's head when the range was chosen; a
+ * batch ending below it is not at the head, and the node is not asked.
+ * The node reads of state and of allowances are independent and run side by side.
  */
 export async function prepareBatch({
   rpc,
@@ -45,6 +47,7 @@ export async function prepareBatch({
   keepUndo,
   seedNative = [],
   liveHeadState = false,
+  knownHead,
   signal,
 }: {
   rpc: RpcClient
@@ -57,6 +60,7 @@ export async function prepareBatch({
   keepUndo: boolean
   seedNative?: readonly Address[]
   liveHeadState?: boolean
+  knownHead?: number
   signal?: AbortSignal
 }): Promise<PreparedBatch> {
   const { chainId } = chain
@@ -68,20 +72,26 @@ export async function prepareBatch({
   const sig = signal ? { signal } : {}
   const headNumber = async () =>
     Number(BigInt(await rpc.request<string>({ method: 'eth_blockNumber' }, sig)))
-  const atHead = liveHeadState && (await headNumber()) <= toBlock
+  const atHead =
+    liveHeadState &&
+    (knownHead === undefined || toBlock >= knownHead) &&
+    (await headNumber()) <= toBlock
   const { rows, touched } = deriveHistory({ chainId, blocks })
   for (const address of seedNative) touched.native.add(address)
-  const { loaded, reads } = await readBatchState({
-    rpc,
-    state,
-    chainId,
-    fromBlock: first.number,
-    toBlock: last.number,
-    toHash: last.hash,
-    parentHash: first.parentHash,
-    touched,
-    ...sig,
-  })
+  const [{ loaded, reads }, approvals] = await Promise.all([
+    readBatchState({
+      rpc,
+      state,
+      chainId,
+      fromBlock: first.number,
+      toBlock: last.number,
+      toHash: last.hash,
+      parentHash: first.parentHash,
+      touched,
+      ...sig,
+    }),
+    readApprovalChanges({ rpc, state, chainId, blocks, ...sig }),
+  ])
   const changes = deriveState({ chainId, fromBlock, toBlock, touched, loaded, reads })
   const decimals = new Map<Address, number>()
   for (const [address, t] of loaded.tokens)
@@ -115,7 +125,6 @@ export async function prepareBatch({
     prices: graph.priceOf,
     ...sig,
   })
-  const approvals = await readApprovalChanges({ rpc, state, chainId, blocks, ...sig })
   const still = await rpc.request<{ hash: string } | null>(
     { method: 'eth_getBlockByNumber', params: [toHex(last.number), false] },
     sig,

@@ -168,6 +168,7 @@ export async function runPipeline({
         keepUndo: window.to > headBlock - chain.finalityDepth,
         seedNative: seed,
         liveHeadState: caps.liveHeadState,
+        knownHead: headBlock,
         signal,
       })
       if (prepared.type !== 'prepared') {
