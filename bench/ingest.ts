@@ -8,10 +8,14 @@
  * BENCH_FETCH_CONCURRENCY, BENCH_RPC_BATCH_SIZE (default: the chain defaults), BENCH_TRACES
  * (auto|debug|parity|off, default auto; anvil's trace_block is far faster than its callTracer),
  * BENCH_STAGED=0
- * skips the staged runs (the indexer's steps called here, each timed), SCRY_TEST_PG_URL picks
- * the PostgreSQL server.
+ * skips the staged runs (the indexer's steps called here, each timed), BENCH_OWN_PROCESS=0 the
+ * run of `scry start` in its own process (time and its own peak RSS),
+ * SCRY_TEST_PG_URL picks the PostgreSQL server.
  */
+import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
 import { cpus, platform, release } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import { CHAIN_DEFAULTS } from '../src/config/fields.ts'
 import type { ChainConfig } from '../src/config/types.ts'
@@ -162,6 +166,67 @@ async function fetchRaw({
     rpc.close()
   }
   return { seconds: seconds(started), transactions }
+}
+
+/**
+ * `scry start` in its own process into a fresh SQLite file (every role, as SQLite runs it:
+ * the indexer, an idle API and webhook worker), timed until its checkpoint reaches `toBlock`;
+ * its peak RSS (`VmHWM` from /proc, Linux only) is that process's alone, without this one's
+ * world, raw fetch and in-process runs.
+ */
+async function runOwnProcess({
+  chain,
+  toBlock,
+}: {
+  chain: ChainConfig
+  toBlock: number
+}): Promise<{ seconds: number; peakRssMiB: number | undefined }> {
+  const { url, drop } = await createTestDatabase('sqlite')
+  const id = chain.chainId
+  const started = performance.now()
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL('../bin/scry.js', import.meta.url)),
+      'start',
+      '--port',
+      '0',
+      '--rpc',
+      `${id}=${chain.rpc[0]}`,
+      '--database',
+      url,
+      '--log-level',
+      'silent',
+      '--traces',
+      `${id}=${chain.traces}`,
+      '--batch-size',
+      `${id}=${chain.batchSize}`,
+      '--fetch-concurrency',
+      `${id}=${chain.fetchConcurrency}`,
+      '--rpc-batch-size',
+      `${id}=${chain.rpcBatchSize}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const store = createStore({ url })
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new BaseError('scry start exited before the end')
+      const cp = await store.getCheckpoint(id).catch(() => undefined)
+      if (cp && cp.blockNumber >= toBlock) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const took = seconds(started)
+    const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(status)?.[1]
+    return { seconds: took, peakRssMiB: hwm === undefined ? undefined : Number(hwm) / 1024 }
+  } finally {
+    child.kill('SIGTERM')
+    await exited
+    await store.close()
+    await drop()
+  }
 }
 
 async function openStore(dialect: DialectName) {
@@ -476,6 +541,20 @@ async function main(): Promise<void> {
         cleanups.splice(cleanups.indexOf(fresh.close), 1)
         await fresh.close()
       }
+    }
+
+    if (process.env.BENCH_OWN_PROCESS !== '0') {
+      const own = await runOwnProcess({ chain, toBlock })
+      rows.push({
+        name: 'scry start sqlite',
+        seconds: own.seconds,
+        blocks,
+        transactions,
+        transfers: rows[0]?.transfers,
+      })
+      console.log(
+        `scry start (own process, sqlite): ${own.seconds.toFixed(2)} s, peak RSS ${own.peakRssMiB === undefined ? 'unknown' : `${own.peakRssMiB.toFixed(0)} MiB`}`,
+      )
     }
 
     const raw: Row = {
