@@ -5,7 +5,6 @@ import { isDebugEnabled } from '../config/isDebugEnabled.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
 import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
 import { runAbiAdd } from './commands/abi.ts'
-import { runDev } from './commands/dev.ts'
 import { addKeysCommand, type KeysAction, runKeys } from './commands/keys.ts'
 import { runMigrate } from './commands/migrate.ts'
 import { runStart } from './commands/start.ts'
@@ -84,6 +83,8 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
           text: chains as string | undefined,
           catalogue: config.catalogue,
         })
+        // Loaded only here: the demo's deployers, artifacts and SVM tooling are not for start.
+        const { runDev } = await import('./commands/dev.ts')
         return await runDev({
           config,
           options: { chains: devChains },
