@@ -7,6 +7,7 @@
  * on 2 cores), BENCH_TXS_PER_BLOCK (default: buildWorld's), BENCH_BATCH_SIZE,
  * BENCH_FETCH_CONCURRENCY, BENCH_RPC_BATCH_SIZE (default: the chain defaults), BENCH_TRACES
  * (auto|debug|parity|off, default auto; anvil's trace_block is far faster than its callTracer),
+ * BENCH_LATENCY_MS (a delay added to every HTTP request to the node, as a remote node has),
  * BENCH_STAGED=0
  * skips the staged runs (the indexer's steps called here, each timed), BENCH_OWN_PROCESS=0 the
  * run of `scry start` in its own process (time and its own peak RSS),
@@ -34,6 +35,7 @@ import { silentLogger } from '../src/internal/logger.ts'
 import { dexDeployment } from '../src/prices/dexDeployments.ts'
 import { createStore, type Store } from '../src/store/createStore.ts'
 import type { DialectName } from '../src/store/dialect.ts'
+import { createFaultProxy } from '../test/support/createFaultProxy.ts'
 import { createTestDatabase, TEST_PG_URL } from '../test/support/createTestStore.ts'
 import { formatDisk, measureDisk } from './support/measureDisk.ts'
 
@@ -454,10 +456,26 @@ async function main(): Promise<void> {
       ...(txsPerBlock === undefined ? {} : { txsPerBlock }),
     })
     const toBlock = Number(world.endBlock)
+    // A node farther away: every request to it waits this long first (the world is built
+    // straight against anvil).
+    const latencyMs = envInt('BENCH_LATENCY_MS', undefined)
+    let rpcUrl = anvil.rpcUrl
+    if (latencyMs !== undefined) {
+      const proxy = await createFaultProxy({
+        target: anvil.rpcUrl,
+        failRate: 0,
+        rateLimitRate: 0,
+        delayRate: 1,
+        delayMs: latencyMs,
+      })
+      cleanups.push(() => proxy.close())
+      rpcUrl = proxy.url
+      console.log(`Node latency: ${latencyMs} ms added to every HTTP request (a delaying proxy)`)
+    }
     const chain: ChainConfig = {
       chainId: CHAIN_ID,
       name: 'bench',
-      rpc: [anvil.rpcUrl],
+      rpc: [rpcUrl],
       ...CHAIN_DEFAULTS,
       ...dexDeployment(CHAIN_ID),
       startBlock: 0,
