@@ -56,10 +56,9 @@ export async function probeAaveTokens({
   for (const [i, p] of probes.entries()) {
     const reserve = reserveTokens(results[i])
     if (!reserve) continue
-    if (reserve.aToken.toLowerCase() === p.token)
-      found.set(p.token, reserve.version === 2 ? 'aave_v2_atoken' : 'aave_v3_atoken')
-    else if (reserve.variableDebt.toLowerCase() === p.token)
-      found.set(p.token, reserve.version === 2 ? 'aave_v2_vdebt' : 'aave_v3_vdebt')
+    const v = reserve.version
+    if (reserve.aToken.toLowerCase() === p.token) found.set(p.token, `aave_v${v}_atoken`)
+    else if (reserve.variableDebt.toLowerCase() === p.token) found.set(p.token, `aave_v${v}_vdebt`)
   }
   return found
 }
