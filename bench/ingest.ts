@@ -4,7 +4,7 @@
  * node, with the same windows and parallelism, without processing). `npm run bench:ingest`.
  *
  * Env: BENCH_TRANSFERS (default 2,000: anvil's tracing would make 20,000 take 12–15 minutes
- * on 2 cores), BENCH_TXS_PER_BLOCK (default: buildWorld's), BENCH_BATCH_SIZE,
+ * on 2 cores), BENCH_TXS_PER_BLOCK (default: buildWorld's), BENCH_BATCH_SIZE, BENCH_BATCH_TRANSACTIONS,
  * BENCH_FETCH_CONCURRENCY, BENCH_RPC_BATCH_SIZE (default: the chain defaults), BENCH_TRACES
  * (auto|debug|parity|off, default auto; anvil's trace_block is far faster than its callTracer),
  * BENCH_LATENCY_MS (a delay added to every HTTP request to the node, as a remote node has),
@@ -203,6 +203,8 @@ async function runOwnProcess({
       `${id}=${chain.traces}`,
       '--batch-size',
       `${id}=${chain.batchSize}`,
+      '--batch-transactions',
+      `${id}=${chain.batchTransactions}`,
       '--fetch-concurrency',
       `${id}=${chain.fetchConcurrency}`,
       '--rpc-batch-size',
@@ -480,6 +482,7 @@ async function main(): Promise<void> {
       ...dexDeployment(CHAIN_ID),
       startBlock: 0,
       batchSize: envInt('BENCH_BATCH_SIZE', CHAIN_DEFAULTS.batchSize)!,
+      batchTransactions: envInt('BENCH_BATCH_TRANSACTIONS', CHAIN_DEFAULTS.batchTransactions)!,
       fetchConcurrency: envInt('BENCH_FETCH_CONCURRENCY', CHAIN_DEFAULTS.fetchConcurrency)!,
       rpcBatchSize: envInt('BENCH_RPC_BATCH_SIZE', CHAIN_DEFAULTS.rpcBatchSize)!,
       traces: tracesMode(process.env.BENCH_TRACES),
@@ -490,7 +493,7 @@ async function main(): Promise<void> {
       `World: blocks ${chain.startBlock}..${toBlock} (${blocks}), ${world.stats.transactions} transactions sent, built in ${(world.stats.ms / 1000).toFixed(1)} s`,
     )
     console.log(
-      `Parameters: batchSize ${chain.batchSize}, fetchConcurrency ${chain.fetchConcurrency}, rpcBatchSize ${chain.rpcBatchSize}, rpc concurrency ${RPC_CONCURRENCY}, rpc timeout ${RPC_TIMEOUT_MS / 1000} s`,
+      `Parameters: batchSize ${chain.batchSize}, batchTransactions ${chain.batchTransactions}, fetchConcurrency ${chain.fetchConcurrency}, rpcBatchSize ${chain.rpcBatchSize}, rpc concurrency ${RPC_CONCURRENCY}, rpc timeout ${RPC_TIMEOUT_MS / 1000} s`,
     )
 
     const probe = rpcFor(chain)

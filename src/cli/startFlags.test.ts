@@ -109,6 +109,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
     },
     '--traces': { args: ['--traces', '1=off'], read: (c) => chain1(c)?.traces, want: 'off' },
     '--batch-size': { args: ['--batch-size', '1=7'], read: (c) => chain1(c)?.batchSize, want: 7 },
+    '--batch-transactions': {
+      args: ['--batch-transactions', '1=300'],
+      read: (c) => chain1(c)?.batchTransactions,
+      want: 300,
+    },
     '--fetch-concurrency': {
       args: ['--fetch-concurrency', '1=2'],
       read: (c) => chain1(c)?.fetchConcurrency,

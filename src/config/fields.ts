@@ -265,7 +265,16 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     env: 'SCRY_BATCH_SIZE',
     flag: '--batch-size',
     rule: integerRule({ min: 1 }),
-    description: 'blocks per committed batch (default 100)',
+    description: 'blocks per committed batch, at most (default 100)',
+    valueName: 'n',
+  },
+  {
+    key: 'batchTransactions',
+    env: 'SCRY_BATCH_TRANSACTIONS',
+    flag: '--batch-transactions',
+    rule: integerRule({ min: 1 }),
+    description:
+      'transactions per committed batch, about: fewer blocks on dense chains (default 1000)',
     valueName: 'n',
   },
   {
@@ -370,6 +379,7 @@ export const CHAIN_DEFAULTS: Omit<
   finalityDepth: 64,
   traces: 'auto',
   batchSize: 100,
+  batchTransactions: 1000,
   fetchConcurrency: 4,
   rpcBatchSize: 50,
   pollIntervalMs: 1000,

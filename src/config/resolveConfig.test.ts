@@ -103,6 +103,7 @@ test('args: flags, one chain with every option', async () => {
       "chains": [
         {
           "batchSize": 20,
+          "batchTransactions": 1000,
           "chainId": 8453,
           "deniedVaults": [
             "0x00000000000000000000000000000000000000dd",
@@ -200,6 +201,7 @@ test('args: environment', async () => {
       "chains": [
         {
           "batchSize": 100,
+          "batchTransactions": 1000,
           "chainId": 8453,
           "deniedVaults": [],
           "dexFactories": [
@@ -317,6 +319,7 @@ export default {
       "chains": [
         {
           "batchSize": 100,
+          "batchTransactions": 1000,
           "chainId": 31337,
           "deniedVaults": [],
           "dexFactories": [],
@@ -425,7 +428,7 @@ test('error: every problem of a config file, reported together', async () => {
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults, defiProtocols)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, batchTransactions, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults, defiProtocols)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"

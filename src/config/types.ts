@@ -124,8 +124,13 @@ export type ChainConfig = {
    * `off`: never ask for traces.
    */
   traces: TracesMode
-  /** Blocks per committed batch. Default 100. */
+  /** Blocks per committed batch, at most. Default 100. */
   batchSize: number
+  /**
+   * Transactions per committed batch, about: windows shrink below `batchSize` blocks on dense
+   * chains (memory follows transactions). Default 1000.
+   */
+  batchTransactions: number
   /** Blocks fetched in parallel during backfill. Default 4. */
   fetchConcurrency: number
   /** JSON-RPC requests per HTTP batch. Default 50. */
@@ -182,6 +187,7 @@ export type ChainFileConfig = {
   finalityDepth?: number
   traces?: TracesMode
   batchSize?: number
+  batchTransactions?: number
   fetchConcurrency?: number
   rpcBatchSize?: number
   pollIntervalMs?: number
@@ -251,6 +257,7 @@ export type ConfigFlags = {
   finalityDepth?: string[] | undefined
   traces?: string[] | undefined
   batchSize?: string[] | undefined
+  batchTransactions?: string[] | undefined
   fetchConcurrency?: string[] | undefined
   rpcBatchSize?: string[] | undefined
   pollIntervalMs?: string[] | undefined

@@ -309,6 +309,66 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    test('behavior: dense blocks make batches of fewer blocks (batchTransactions)', async () => {
+      t = await createTestStore(dialect)
+      const start = Number(await client.getBlockNumber()) + 1
+      // 25 blocks of 10 transactions each.
+      await client.setAutomine(false)
+      try {
+        for (let b = 0; b < 25; b++) {
+          await Promise.all(
+            [0, 1, 2, 3, 4].map(async (i) => {
+              for (let k = 0; k < 2; k++) {
+                await client.wallet.sendTransaction({
+                  account: accounts[i]!,
+                  to: accounts[(i + 1) % 5]!.address,
+                  value: BigInt(b * 10 + i * 2 + k + 1),
+                  chain: null,
+                })
+              }
+            }),
+          )
+          await client.mine({ blocks: 1 })
+        }
+      } finally {
+        await client.setAutomine(true)
+      }
+      const head = await client.getBlock()
+      const batches: [number, number][] = []
+      const store: typeof t.store = {
+        ...t.store,
+        applyBatch: (write, fence) => {
+          batches.push([write.fromBlock, write.toBlock])
+          return t.store.applyBatch(write, fence)
+        },
+      }
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [anvil.rpcUrl],
+          startBlock: start,
+          batchSize: 20,
+          batchTransactions: 25,
+        }),
+        store,
+        logger: testLogger(),
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      await run.synced({ block: Number(head.number), hash: head.hash })
+      await run.stop()
+      const sizes = batches.map(([from, to]) => to - from + 1)
+      // The first window guesses (10 blocks); the rest hold two blocks, 20 transactions.
+      expect(sizes).toEqual([10, 2, 2, 2, 2, 2, 2, 2, 1])
+      const { mismatches } = await compareWithNode({
+        store: t.store,
+        rpcUrl: anvil.rpcUrl,
+        chainId: 31337,
+        block: head.number,
+        wallets: accounts.map((a) => a.address),
+      })
+      expect(mismatches).toEqual([])
+    })
+
     test('behavior: a reorg that lands in batches prepared and fetched but not committed', async () => {
       t = await createTestStore(dialect)
       const start = Number(await client.getBlockNumber()) + 1

@@ -15,6 +15,7 @@ import { sleep } from '../utils/sleep.ts'
 import { revertWebhookDeliveries } from '../webhooks/revertWebhookDeliveries.ts'
 import { createProgress, type Progress } from './createProgress.ts'
 import { createStateView } from './createStateView.ts'
+import { createWindowSizer } from './createWindowSizer.ts'
 import { findCommonAncestor } from './findCommonAncestor.ts'
 import { runPipeline } from './runPipeline.ts'
 
@@ -60,6 +61,7 @@ export function createChainIndexer({
       logger: log,
     })
   const view = createStateView({ store })
+  const sizer = createWindowSizer(chain)
   const graph = createPriceGraph({ store, chain })
   const commit = (write: BatchWrite) => store.applyBatch(write, fence)
   let seq = 0
@@ -258,6 +260,7 @@ export function createChainIndexer({
           view,
           graph,
           caps,
+          sizer,
           from: (checkpoint?.blockNumber ?? chain.startBlock - 1) + 1,
           parentHash: checkpoint?.blockHash,
           to: headBlock,

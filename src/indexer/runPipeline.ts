@@ -11,6 +11,7 @@ import type { BatchWrite } from '../store/applyBatch.ts'
 import type { Store } from '../store/createStore.ts'
 import { sleep } from '../utils/sleep.ts'
 import type { StateView } from './createStateView.ts'
+import type { WindowSizer } from './createWindowSizer.ts'
 import { prepareBatch } from './prepareBatch.ts'
 
 export type PipelineResult =
@@ -37,10 +38,11 @@ export type CommitBatch = (write: BatchWrite) => Promise<void>
  * the stages overlapping: up to `fetchConcurrency` windows are fetched while one batch is
  * prepared (derive, node reads, prices, webhook events) and up to `maxPendingCommits`
  * prepared batches are written. Batches commit in order, each with its checkpoint, so a
- * crash leaves the store at a batch boundary. Each queue is bounded: memory stays flat
- * however long the range. Before returning, every commit started has settled; on a reorg or
- * a failure the caller must `view.clear()` and reload `graph` (prepared, uncommitted batches
- * are dropped).
+ * crash leaves the store at a batch boundary. Each queue is bounded, and each window (one
+ * batch) holds about `batchTransactions` transactions (`sizer`): memory stays flat however
+ * long the range and however dense its blocks. Before returning, every commit started has
+ * settled; on a reorg or a failure the caller must `view.clear()` and reload `graph`
+ * (prepared, uncommitted batches are dropped).
  */
 export async function runPipeline({
   chain,
@@ -49,6 +51,7 @@ export async function runPipeline({
   view,
   graph,
   caps,
+  sizer,
   from,
   parentHash,
   to,
@@ -67,6 +70,8 @@ export async function runPipeline({
   view: StateView
   graph: PriceGraph
   caps: FetchCapabilities
+  /** Sizes windows from the density seen; kept by the caller across runs. */
+  sizer: WindowSizer
   from: number
   /** Hash of block `from - 1` as committed; undefined when starting at the start block. */
   parentHash: string | undefined
@@ -86,8 +91,10 @@ export async function runPipeline({
   const windows: { from: number; to: number; blocks: Promise<ChainBlock[]> }[] = []
   let next = from
   const fill = () => {
-    while (windows.length < chain.fetchConcurrency && next <= to) {
-      const end = Math.min(next + chain.batchSize - 1, to)
+    // Until a window showed the chain's density, one window at a time (its size is a guess).
+    const limit = sizer.known ? chain.fetchConcurrency : 1
+    while (windows.length < limit && next <= to) {
+      const end = Math.min(next + sizer.nextBlocks() - 1, to)
       windows.push({ from: next, to: end, blocks: fetchWindow(next, end) })
       next = end + 1
     }
@@ -150,6 +157,10 @@ export async function runPipeline({
         return { type: 'moved' }
       }
       if (failed) throw failed
+      sizer.observe(
+        blocks.length,
+        blocks.reduce((sum, b) => sum + b.transactions.length, 0),
+      )
       const first = blocks[0]
       if (first && prevHash !== undefined && first.parentHash !== prevHash) {
         return { type: 'reorg', at: prevNumber }

@@ -16,6 +16,7 @@ export function testChainConfig({
     finalityDepth: 16,
     traces: 'auto',
     batchSize: 20,
+    batchTransactions: 1000,
     fetchConcurrency: 3,
     rpcBatchSize: 50,
     pollIntervalMs: 100,

@@ -227,6 +227,7 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     // (~1 s per demo block of ~100 transactions), and both give the same internal transfers.
     traces: 'parity',
     batchSize: 10,
+    batchTransactions: 1000,
     fetchConcurrency: 4,
     rpcBatchSize: 50,
     pollIntervalMs: 500,
