@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely'
 import { ZERO_ADDRESS } from '../evm/derive/zeroAddress.ts'
+import { hexToBytes } from '../store/hexBytes.ts'
 import type { Database } from '../store/schema.ts'
 import { TRADE_VOLUME_SATURATION, UNIQUE_TRADERS_SATURATION } from './scoreCollection.ts'
 
 const NFT_KINDS = sql<boolean>`kind in ('erc721', 'erc1155')`
+const ZERO = hexToBytes(ZERO_ADDRESS)
 
 export type CollectionMarket = { tradeVolume: number; uniqueBuyers: number; uniqueSellers: number }
 
@@ -26,14 +28,15 @@ export async function readCollectionMarket({
   chainId: number
   contract: string
 }): Promise<CollectionMarket> {
+  const token = hexToBytes(contract)
   const trades = () =>
     db
       .selectFrom('transfers')
       .where('chain_id', '=', chainId)
-      .where('token', '=', contract)
+      .where('token', '=', token)
       .where(NFT_KINDS)
-      .where('from_address', '<>', ZERO_ADDRESS)
-      .where('to_address', '<>', ZERO_ADDRESS)
+      .where('from_address', '<>', ZERO)
+      .where('to_address', '<>', ZERO)
   const count = async (
     query: ReturnType<ReturnType<typeof trades>['select']>,
     cap: number,

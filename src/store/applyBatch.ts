@@ -2,6 +2,7 @@ import type { Insertable, Transaction } from 'kysely'
 import type { Row, RowWriter } from './createRowWriter.ts'
 import type {
   ActivityRecord,
+  AddressTransactionRecord,
   Database,
   LogRecord,
   TransactionRecord,
@@ -15,6 +16,7 @@ import {
   type StateTable,
 } from './stateTables.ts'
 import { toStoredActivity } from './toStoredActivity.ts'
+import { toStoredAddressTransaction } from './toStoredAddressTransaction.ts'
 import { toStoredLog } from './toStoredLog.ts'
 import { toStoredTransaction } from './toStoredTransaction.ts'
 import { toStoredTransfer } from './toStoredTransfer.ts'
@@ -30,7 +32,7 @@ export type BatchWrite = {
   blocks: Insertable<Database['blocks']>[]
   transactions: TransactionRecord[]
   logs: LogRecord[]
-  addressTransactions: Insertable<Database['address_transactions']>[]
+  addressTransactions: AddressTransactionRecord[]
   transfers: TransferRecord[]
   activity: ActivityRecord[]
   /** Final state of every key the batch changed; at most one change per key. */
@@ -55,7 +57,11 @@ export async function applyBatch({
   await writer.insert(trx, 'blocks', batch.blocks)
   await writer.insert(trx, 'transactions', batch.transactions.map(toStoredTransaction))
   await writer.insert(trx, 'logs', batch.logs.map(toStoredLog))
-  await writer.insert(trx, 'address_transactions', batch.addressTransactions)
+  await writer.insert(
+    trx,
+    'address_transactions',
+    batch.addressTransactions.map(toStoredAddressTransaction),
+  )
   await writer.insert(trx, 'transfers', batch.transfers.map(toStoredTransfer))
   await writer.insert(trx, 'activity', batch.activity.map(toStoredActivity))
   await writer.insert(trx, 'webhook_deliveries', batch.outbox ?? [])

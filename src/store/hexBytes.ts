@@ -7,3 +7,13 @@ export function hexToBytes(hex: string): Buffer {
 export function bytesToHex(bytes: Uint8Array): string {
   return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
 }
+
+/** `hexToBytes` for a nullable column (addresses of the history tables, migration 0017). */
+export function hexToBytesOrNull(hex: string | null): Buffer | null {
+  return hex === null ? null : hexToBytes(hex)
+}
+
+/** `bytesToHex` for a nullable column. */
+export function bytesToHexOrNull(bytes: Uint8Array | null): string | null {
+  return bytes === null ? null : bytesToHex(bytes)
+}

@@ -3,6 +3,7 @@ import { FatalIndexerError } from '../internal/errors.ts'
 import { BATCH_MARKER, keyString, writeState } from './applyBatch.ts'
 import type { Row, RowWriter } from './createRowWriter.ts'
 import type { DialectCaps } from './dialect.ts'
+import { hexToBytes } from './hexBytes.ts'
 import type { Database } from './schema.ts'
 import {
   APPEND_TABLES,
@@ -95,7 +96,9 @@ export async function revertBatches({
     if (entry.table_name in KEYED_HISTORY) {
       const table = entry.table_name as KeyedHistoryTable
       const keys = keyed.get(table) ?? []
-      keys.push(JSON.parse(entry.row_key))
+      // Entries name the address in hex; the rows hold it as bytes (migration 0017).
+      const key = JSON.parse(entry.row_key)
+      keys.push({ ...key, address: hexToBytes(key.address) })
       keyed.set(table, keys)
       continue
     }

@@ -148,11 +148,20 @@ export type TransactionRecord = {
   success: number
 }
 
-/** Stored transactions (migration 0014): hashes and calldata as bytes (`toStoredTransaction`). */
-export type TransactionTable = Omit<TransactionRecord, 'hash' | 'block_hash' | 'input'> & {
+/**
+ * Stored transactions: hashes and calldata (migration 0014) and addresses (0017) as bytes
+ * (`toStoredTransaction`).
+ */
+export type TransactionTable = Omit<
+  TransactionRecord,
+  'hash' | 'block_hash' | 'input' | 'from_address' | 'to_address' | 'contract_address'
+> & {
   hash: Uint8Array
   block_hash: Uint8Array
   input: Uint8Array
+  from_address: Uint8Array
+  to_address: Uint8Array | null
+  contract_address: Uint8Array | null
 }
 
 /** A log as the indexer derives it and the API and webhooks read it. */
@@ -167,18 +176,28 @@ export type LogRecord = {
   data: string
 }
 
-/** Stored logs (migration 0014): the topics one after another, and the data, as bytes. */
-export type LogTable = Omit<LogRecord, 'topics' | 'data'> & {
+/**
+ * Stored logs: the topics one after another and the data (migration 0014), and the address
+ * (0017), as bytes.
+ */
+export type LogTable = Omit<LogRecord, 'topics' | 'data' | 'address'> & {
+  address: Uint8Array
   topics: Uint8Array
   data: Uint8Array
 }
 
-export type AddressTransactionTable = {
+/** A transaction an address took part in, as the indexer derives it. */
+export type AddressTransactionRecord = {
   address: string
   chain_id: number
   block_number: number
   tx_index: number
   block_time: number
+}
+
+/** Stored: the address as bytes (migration 0017). */
+export type AddressTransactionTable = Omit<AddressTransactionRecord, 'address'> & {
+  address: Uint8Array
 }
 
 export type TransferKind = 'native' | 'internal' | 'erc20' | 'erc721' | 'erc1155'
@@ -200,8 +219,18 @@ export type TransferRecord = {
   value: string
 }
 
-/** Stored transfers: the hash and time are the transaction's (join on chain, block, tx_index). */
-export type TransferTable = Omit<TransferRecord, 'tx_hash' | 'block_time'>
+/**
+ * Stored transfers: the hash and time are the transaction's (join on chain, block, tx_index);
+ * addresses as bytes (migration 0017).
+ */
+export type TransferTable = Omit<
+  TransferRecord,
+  'tx_hash' | 'block_time' | 'token' | 'from_address' | 'to_address'
+> & {
+  token: Uint8Array | null
+  from_address: Uint8Array
+  to_address: Uint8Array
+}
 
 export type ActivityType = 'send' | 'receive' | 'mint' | 'burn' | 'approve' | 'call' | 'swap'
 export type AssetType = 'native' | 'erc20' | 'erc721' | 'erc1155'
@@ -245,7 +274,19 @@ export type ActivityRecord = {
  * item made of one transfer names it by `transfer_seq` and leaves the transfer's fields null
  * (`toStoredActivity`); `asset_type` stays, the API filters on it. Key: the API's scan order.
  */
-export type ActivityTable = Omit<ActivityRecord, 'tx_hash' | 'tx_from' | 'tx_to' | 'tx_value'>
+export type ActivityTable = Omit<
+  ActivityRecord,
+  'tx_hash' | 'tx_from' | 'tx_to' | 'tx_value' | ActivityAddressField
+> & { address: Uint8Array } & { [K in Exclude<ActivityAddressField, 'address'>]: Uint8Array | null }
+
+/** Activity columns that hold addresses, stored as bytes (migration 0017). */
+export type ActivityAddressField =
+  | 'address'
+  | 'token_address'
+  | 'from_address'
+  | 'to_address'
+  | 'spender'
+  | 'to_token_address'
 
 export type NativeBalanceTable = {
   address: string

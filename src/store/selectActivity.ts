@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { bytesToHex } from './hexBytes.ts'
+import { bytesToHex, bytesToHexOrNull } from './hexBytes.ts'
 import type { ActivityRecord, Database } from './schema.ts'
 
 /**
@@ -50,9 +50,35 @@ export function selectActivity(db: Kysely<Database>) {
     ])
 }
 
-/** A row of `selectActivity` as the record (the transaction hash is stored as bytes). */
-export function activityRecordOf(
-  row: Omit<ActivityRecord, 'tx_hash'> & { tx_hash: Uint8Array },
-): ActivityRecord {
-  return { ...row, tx_hash: bytesToHex(row.tx_hash) }
+type AddressField =
+  | 'address'
+  | 'tx_from'
+  | 'tx_to'
+  | 'token_address'
+  | 'from_address'
+  | 'to_address'
+  | 'spender'
+  | 'to_token_address'
+
+/** A row of `selectActivity`: the hash and the addresses as stored, bytes. */
+type SelectedActivity = Omit<ActivityRecord, 'tx_hash' | AddressField> & {
+  tx_hash: Uint8Array
+  address: Uint8Array
+  tx_from: Uint8Array
+} & { [K in Exclude<AddressField, 'address' | 'tx_from'>]: Uint8Array | null }
+
+/** A row of `selectActivity` as the record (hashes and addresses back to hex). */
+export function activityRecordOf(row: SelectedActivity): ActivityRecord {
+  return {
+    ...row,
+    tx_hash: bytesToHex(row.tx_hash),
+    address: bytesToHex(row.address),
+    tx_from: bytesToHex(row.tx_from),
+    tx_to: bytesToHexOrNull(row.tx_to),
+    token_address: bytesToHexOrNull(row.token_address),
+    from_address: bytesToHexOrNull(row.from_address),
+    to_address: bytesToHexOrNull(row.to_address),
+    spender: bytesToHexOrNull(row.spender),
+    to_token_address: bytesToHexOrNull(row.to_token_address),
+  }
 }

@@ -32,6 +32,7 @@ export type StateChange = {
  * Append-only history keyed by wallet, with no index on the block (migration 0013): a kept
  * batch names each of its rows in `undo_log` (no previous row), and a revert deletes them by
  * key. Rows of batches outside the finality window are never reverted, so they cost no undo.
+ * The entries name the address as hex text; the rows hold it as bytes (migration 0017).
  */
 export const KEYED_HISTORY = {
   activity: ['address', 'block_time', 'chain_id', 'block_number', 'seq'],

@@ -4,23 +4,32 @@ import type { Database, LogRecord, LogTable } from './schema.ts'
 
 const TOPIC_BYTES = 32
 
-/** The row the store keeps for a log: its topics one after another, and its data, as bytes. */
+/**
+ * The row the store keeps for a log: its topics one after another, its data and its address,
+ * as bytes.
+ */
 export function toStoredLog(record: LogRecord): Insertable<Database['logs']> {
   const topics = JSON.parse(record.topics) as string[]
   return {
     ...record,
+    address: hexToBytes(record.address),
     topics: Buffer.concat(topics.map(hexToBytes)),
     data: hexToBytes(record.data),
   }
 }
 
 /** The log a stored row holds (`toStoredLog` undone). Pure. */
-export function fromStoredLog<R extends Pick<LogTable, 'topics' | 'data'>>(
+export function fromStoredLog<R extends Pick<LogTable, 'address' | 'topics' | 'data'>>(
   row: R,
-): Omit<R, 'topics' | 'data'> & Pick<LogRecord, 'topics' | 'data'> {
+): Omit<R, 'address' | 'topics' | 'data'> & Pick<LogRecord, 'address' | 'topics' | 'data'> {
   const topics: string[] = []
   for (let at = 0; at < row.topics.byteLength; at += TOPIC_BYTES) {
     topics.push(bytesToHex(row.topics.subarray(at, at + TOPIC_BYTES)))
   }
-  return { ...row, topics: JSON.stringify(topics), data: bytesToHex(row.data) }
+  return {
+    ...row,
+    address: bytesToHex(row.address),
+    topics: JSON.stringify(topics),
+    data: bytesToHex(row.data),
+  }
 }

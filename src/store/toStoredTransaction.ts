@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely'
-import { bytesToHex, hexToBytes } from './hexBytes.ts'
+import { bytesToHex, bytesToHexOrNull, hexToBytes, hexToBytesOrNull } from './hexBytes.ts'
 import type { Database, TransactionRecord, TransactionTable } from './schema.ts'
 
-/** The row the store keeps for a transaction: hashes and calldata as bytes. Pure. */
+/** The row the store keeps for a transaction: hashes, calldata and addresses as bytes. Pure. */
 export function toStoredTransaction(
   record: TransactionRecord,
 ): Insertable<Database['transactions']> {
@@ -11,6 +11,9 @@ export function toStoredTransaction(
     hash: hexToBytes(record.hash),
     block_hash: hexToBytes(record.block_hash),
     input: hexToBytes(record.input),
+    from_address: hexToBytes(record.from_address),
+    to_address: hexToBytesOrNull(record.to_address),
+    contract_address: hexToBytesOrNull(record.contract_address),
   }
 }
 
@@ -21,5 +24,8 @@ export function fromStoredTransaction(row: TransactionTable): TransactionRecord 
     hash: bytesToHex(row.hash),
     block_hash: bytesToHex(row.block_hash),
     input: bytesToHex(row.input),
+    from_address: bytesToHex(row.from_address),
+    to_address: bytesToHexOrNull(row.to_address),
+    contract_address: bytesToHexOrNull(row.contract_address),
   }
 }

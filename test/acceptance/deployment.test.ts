@@ -5,7 +5,7 @@ import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
-import { bytesToHex } from '../../src/store/hexBytes.ts'
+import { fromStoredTransaction } from '../../src/store/toStoredTransaction.ts'
 import { compareWithNode } from '../support/compareWithNode.ts'
 import { createTestDatabase } from '../support/createTestStore.ts'
 import { createWebhookReceiver, subscribe } from '../support/createWebhookReceiver.ts'
@@ -191,14 +191,15 @@ test('behavior: 2 API replicas, 2 indexers and 2 webhook workers survive indexer
     .sort()
   const stored = await store.db
     .selectFrom('transactions')
-    .select(['hash', 'from_address', 'to_address', 'contract_address'])
+    .selectAll()
     .where('chain_id', '=', CHAIN_ID)
     .execute()
   const expected = stored
+    .map(fromStoredTransaction)
     .flatMap((tx) =>
       [...new Set([tx.from_address, tx.to_address ?? tx.contract_address])]
         .filter((a): a is string => a !== null && watched.includes(a as never))
-        .map((a) => `${a}|${bytesToHex(tx.hash)}`),
+        .map((a) => `${a}|${tx.hash}`),
     )
     .sort()
   expect(expected.length, where).toBeGreaterThan(0)

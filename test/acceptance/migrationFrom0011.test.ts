@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createStore, type Store } from '../../src/store/createStore.ts'
-import { bytesToHex } from '../../src/store/hexBytes.ts'
+import { bytesToHex, bytesToHexOrNull } from '../../src/store/hexBytes.ts'
 import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
 import { activityRecordOf, selectActivity } from '../../src/store/selectActivity.ts'
 import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
@@ -14,12 +14,13 @@ import { createTestDatabase, createTestStore, DIALECTS } from '../support/create
 import { digestStore } from '../support/digestStore.ts'
 
 // Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
-// (keyed history undo), 0014 (history bytes) and 0015 (compact uint256), migrated, holds what indexing the same world writes today, answers
+// (keyed history undo), 0014 (history bytes), 0015 (compact uint256) and 0017 (history
+// addresses as bytes), migrated, holds what indexing the same world writes today, answers
 // every wallet endpoint the same and reverts the same. The "before" database is the indexed
 // world written in the 0011 schema: every table copied as it is, activity as the full items
-// (`selectActivity`), transfers with their transaction's hash and time, transactions and logs
-// in hex text, uint256 values as 64 hex digits, and the undo log
-// without the entries naming history rows, which is exactly what the 0011 indexer wrote.
+// (`selectActivity`), transfers with their transaction's hash and time, transactions, logs and
+// every address in hex text, uint256 values as 64 hex digits, and the undo log without the
+// entries naming history rows, which is exactly what the 0011 indexer wrote.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
 const COPIED = [
@@ -51,7 +52,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0016 (compact history, Aave tokens)', () => {
+describe('migrations 0012 to 0017 (compact history, Aave tokens, address bytes)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -69,6 +70,7 @@ describe('migrations 0012 to 0016 (compact history, Aave tokens)', () => {
             '0014_history_bytes',
             '0015_compact_u256',
             '0016_defi_token_pool',
+            '0017_history_addresses',
           ],
         })
         await expectSameData(fresh.store, migrated)
@@ -215,7 +217,19 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
         .selectAll('tr')
         .select(['t.hash', 't.block_time'])
         .execute()
-        .then((all) => all.map(({ hash, ...row }) => ({ ...row, tx_hash: bytesToHex(hash) })))
+        .then((all) =>
+          all.map(({ hash, ...row }) => ({
+            ...row,
+            tx_hash: bytesToHex(hash),
+            token: bytesToHexOrNull(row.token),
+            from_address: bytesToHex(row.from_address),
+            to_address: bytesToHex(row.to_address),
+          })),
+        )
+    } else if (table === 'address_transactions') {
+      rows = (await from.db.selectFrom('address_transactions').selectAll().execute()).map(
+        (row) => ({ ...row, address: bytesToHex(row.address) }),
+      )
     } else if (table === 'transactions') {
       rows = (await from.db.selectFrom('transactions').selectAll().execute()).map(
         fromStoredTransaction,

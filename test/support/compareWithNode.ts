@@ -1,5 +1,6 @@
 import { type Address, createPublicClient, erc20Abi, http, parseAbi } from 'viem'
 import type { Store } from '../../src/store/createStore.ts'
+import { bytesToHex } from '../../src/store/hexBytes.ts'
 import { fromU256 } from '../../src/store/u256.ts'
 
 const nftAbi = parseAbi([
@@ -154,11 +155,13 @@ export async function compareWithNode({
   const ids1155 = new Map<string, Set<string>>()
   const contracts721 = new Set<string>()
   for (const t of transfers) {
-    if (t.kind === 'erc721') contracts721.add(t.token as string)
+    // An NFT transfer always names its contract.
+    const token = bytesToHex(t.token!)
+    if (t.kind === 'erc721') contracts721.add(token)
     else {
-      const set = ids1155.get(t.token as string) ?? new Set<string>()
+      const set = ids1155.get(token) ?? new Set<string>()
       set.add(t.token_id as string)
-      ids1155.set(t.token as string, set)
+      ids1155.set(token, set)
     }
   }
   const held = (address: string, contract: string, tokenId?: string) =>

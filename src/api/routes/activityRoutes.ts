@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
-import { bytesToHex } from '../../store/hexBytes.ts'
+import { bytesToHex, hexToBytes } from '../../store/hexBytes.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
 import { activityRecordOf, selectActivity } from '../../store/selectActivity.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
@@ -160,14 +160,14 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
 
       const db = ctx.reads.db
       let q = selectActivity(db)
-        .where('a.address', '=', address)
+        .where('a.address', '=', hexToBytes(address))
         .where('a.chain_id', 'in', chainIds)
       if (types.length > 0) q = q.where('a.type', 'in', [...new Set(types)])
       if (assets.length > 0) q = q.where('a.asset_type', 'in', [...new Set(assets)])
       if (token !== undefined) {
         // Native items have no token address; swaps name two tokens and are excluded.
         q = q
-          .where((eb) => eb(eb.fn.coalesce('a.token_address', 'tr.token'), '=', token))
+          .where((eb) => eb(eb.fn.coalesce('a.token_address', 'tr.token'), '=', hexToBytes(token)))
           .where('a.type', '!=', 'swap')
       }
       if (after) {

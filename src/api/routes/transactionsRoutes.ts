@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { toTransactionItem } from '../../items/toTransactionItem.ts'
+import { hexToBytes } from '../../store/hexBytes.ts'
 import type { LogRecord } from '../../store/schema.ts'
 import { fromStoredLog } from '../../store/toStoredLog.ts'
 import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
@@ -133,7 +134,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
             .onRef('t.tx_index', '=', 'a.tx_index'),
         )
         .selectAll('t')
-        .where('a.address', '=', address)
+        .where('a.address', '=', hexToBytes(address))
         .where('a.chain_id', 'in', chainIds)
       if (after) {
         const [time, chain, block, index] = after

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely'
 import type {
   ActivityRecord,
   ActivityType,
+  AddressTransactionRecord,
   AssetType,
   Database,
   LogRecord,
@@ -23,7 +24,7 @@ export type HistoryRows = {
   blocks: Insertable<Database['blocks']>[]
   transactions: TransactionRecord[]
   logs: LogRecord[]
-  addressTransactions: Insertable<Database['address_transactions']>[]
+  addressTransactions: AddressTransactionRecord[]
   transfers: TransferRecord[]
   activity: ActivityRecord[]
 }
