@@ -1,6 +1,7 @@
 import { toHex } from 'viem'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
+import { batchedCalls, MIN_BATCHED } from './batchReads.ts'
 
 export type ContractCall = { to: Address; data: Hex }
 
@@ -12,10 +13,12 @@ export type ContractCall = { to: Address; data: Hex }
 export const CALL_GAS_CAP = 5_000_000n
 
 /**
- * `eth_call`s at one block, batched; by `blockHash` (EIP-1898) where given, each with at most
- * `CALL_GAS_CAP` gas. A call that reverts or runs out of gas (or that the node refuses for
- * that call alone, or a block the node no longer has: the caller's last-block check drops
- * such a batch) gives `undefined`; transport failures throw after the client's retries.
+ * `eth_call`s at one block; by `blockHash` (EIP-1898) where given, each with at most
+ * `CALL_GAS_CAP` gas. Four or more go as few batched calls (`batchedCalls`: up to 200 reads in
+ * one `eth_call`, the rest one call each in JSON-RPC batches). A call that reverts or runs out
+ * of gas (or that the node refuses for that call alone, or a block the node no longer has: the
+ * caller's last-block check drops such a batch) gives `undefined`; transport failures throw
+ * after the client's retries.
  */
 const GAS = toHex(CALL_GAS_CAP)
 
@@ -34,12 +37,26 @@ export async function callContracts({
 }): Promise<(Hex | undefined)[]> {
   if (calls.length === 0) return []
   const tag = blockHash ? { blockHash } : toHex(blockNumber)
+  const out: (Hex | undefined)[] = calls.map(() => undefined)
+  let single = calls.map((_, i) => i)
+  if (calls.length >= MIN_BATCHED) {
+    const batched = await batchedCalls({ rpc, tag, calls, gasEach: CALL_GAS_CAP, signal })
+    single = []
+    batched.forEach((answer, i) => {
+      if (answer === undefined) single.push(i)
+      else if (answer.ok) out[i] = answer.data
+    })
+  }
+  if (single.length === 0) return out
   const results = await rpc.batch<Hex>(
-    calls.map((c) => ({
+    single.map((i) => ({
       method: 'eth_call',
-      params: [{ to: c.to, data: c.data, gas: GAS }, tag],
+      params: [{ to: calls[i]!.to, data: calls[i]!.data, gas: GAS }, tag],
     })),
     signal ? { signal } : {},
   )
-  return results.map((r) => (r.ok && typeof r.result === 'string' ? r.result : undefined))
+  results.forEach((r, k) => {
+    if (r.ok && typeof r.result === 'string') out[single[k]!] = r.result
+  })
+  return out
 }

@@ -2,10 +2,12 @@ import { toHex } from 'viem'
 import { RetryableError } from '../../internal/errors.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
+import { batchedBalances, MIN_BATCHED } from './batchReads.ts'
 
 /**
- * `eth_getBalance` for many addresses at one block, batched; by `blockHash` (EIP-1898) where
- * given, so that a node that switched branches answers for our block or not at all.
+ * Native balances of many addresses at one block; by `blockHash` (EIP-1898) where given, so
+ * that a node that switched branches answers for our block or not at all. Four or more are
+ * read in few batched calls (`batchedBalances`), the rest with `eth_getBalance` each.
  */
 export async function readNativeBalances({
   rpc,
@@ -21,13 +23,24 @@ export async function readNativeBalances({
   signal?: AbortSignal
 }): Promise<Map<Address, bigint>> {
   const tag = blockHash ? { blockHash } : toHex(blockNumber)
+  const out = new Map<Address, bigint>()
+  let single: Address[] = [...addresses]
+  if (addresses.length >= MIN_BATCHED) {
+    const batched = await batchedBalances({ rpc, tag, addresses, signal })
+    single = []
+    batched.forEach((balance, i) => {
+      const address = addresses[i] as Address
+      if (balance === undefined) single.push(address)
+      else out.set(address, balance)
+    })
+  }
+  if (single.length === 0) return out
   const results = await rpc.batch<string>(
-    addresses.map((a) => ({ method: 'eth_getBalance', params: [a, tag] })),
+    single.map((a) => ({ method: 'eth_getBalance', params: [a, tag] })),
     signal ? { signal } : {},
   )
-  const out = new Map<Address, bigint>()
   results.forEach((r, i) => {
-    const address = addresses[i] as Address
+    const address = single[i] as Address
     if (!r.ok || typeof r.result !== 'string') {
       throw new RetryableError(
         `The node could not give the balance of ${address} at ${blockNumber}.`,

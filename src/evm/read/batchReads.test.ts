@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import {
+  type Address,
+  createTestClient,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  publicActions,
+  toHex,
+} from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createMethodFilterProxy } from '../../../test/support/createMethodFilterProxy.ts'
+import { compileContracts } from '../../dev/compileContracts.ts'
+import { type Anvil, startAnvil } from '../../dev/startAnvil.ts'
+import { createRpcClient } from '../rpc/createRpcClient.ts'
+import { BATCH_READS_CODE } from './batchReadsCode.ts'
+import { CALL_GAS_CAP, type ContractCall, callContracts } from './callContracts.ts'
+import { readNativeBalances } from './readNativeBalances.ts'
+
+const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const owner = mnemonicToAccount(MNEMONIC)
+/** JUMPDEST PUSH1 0 JUMP: spins until its gas is gone. */
+const SPINNER: Address = '0x00000000000000000000000000000000005b5b00'
+const wallets = Array.from(
+  { length: 450 },
+  (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as Address,
+)
+
+test('default: batchReadsCode.ts is BatchReads.sol as compiled', () => {
+  const input = {
+    language: 'Solidity',
+    sources: {
+      'BatchReads.sol': {
+        content: readFileSync(new URL('./BatchReads.sol', import.meta.url), 'utf8'),
+      },
+    },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'byzantium',
+      metadata: { bytecodeHash: 'none', appendCBOR: false },
+      outputSelection: { '*': { BatchReads: ['evm.deployedBytecode.object'] } },
+    },
+  }
+  const out = JSON.parse(solc.compile(JSON.stringify(input)))
+  const errors = (out.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
+  expect(errors).toEqual([])
+  const code = `0x${out.contracts['BatchReads.sol'].BatchReads.evm.deployedBytecode.object}`
+  expect(code, 'put this code in batchReadsCode.ts').toBe(BATCH_READS_CODE)
+})
+
+describe('batched reads against anvil', () => {
+  let anvil: Anvil
+  let token: Address
+  let block: { number: bigint; hash: Hex }
+  beforeAll(async () => {
+    const [node, contracts] = await Promise.all([
+      startAnvil({ chainId: 31337 }),
+      compileContracts(),
+    ])
+    anvil = node
+    const client = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) })
+      .extend(publicActions)
+      .extend((c) => ({
+        wallet: createWalletClient({ transport: http(anvil.rpcUrl), chain: c.chain }),
+      }))
+    const { abi, bytecode } = contracts.DemoERC20
+    const deployed = await client.waitForTransactionReceipt({
+      hash: await client.wallet.deployContract({
+        abi,
+        bytecode,
+        args: ['Demo', 'DEMO', 18],
+        account: owner,
+        chain: null,
+      }),
+    })
+    token = deployed.contractAddress as Address
+    for (const [i, wallet] of wallets.entries()) {
+      if (i % 3 !== 0) continue
+      await client.setBalance({ address: wallet, value: BigInt(i) * 10n ** 15n })
+      if (i % 9 === 0) {
+        await client.waitForTransactionReceipt({
+          hash: await client.wallet.writeContract({
+            address: token,
+            abi,
+            functionName: 'mint',
+            args: [wallet, BigInt(i + 1)],
+            account: owner,
+            chain: null,
+          }),
+        })
+      }
+    }
+    await client.setCode({ address: SPINNER, bytecode: '0x5b600056' })
+    await client.mine({ blocks: 1 })
+    const b = await client.getBlock()
+    block = { number: b.number, hash: b.hash }
+  })
+  afterAll(async () => {
+    await anvil?.stop()
+  })
+
+  const balanceOf = (wallet: Address): ContractCall => ({
+    to: token,
+    data: encodeFunctionData({
+      abi: [
+        {
+          type: 'function',
+          name: 'balanceOf',
+          stateMutability: 'view',
+          inputs: [{ type: 'address' }],
+          outputs: [{ type: 'uint256' }],
+        },
+      ],
+      args: [wallet],
+    }),
+  })
+  /** Every read, then reverting ones, calls to an account without code and gas burners. */
+  const calls = (): ContractCall[] => [
+    ...wallets.map(balanceOf),
+    { to: token, data: '0xdeadbeef' },
+    { to: wallets[1]!, data: '0x70a08231' },
+    ...Array.from({ length: 25 }, () => ({ to: SPINNER, data: '0x' as Hex })),
+    ...wallets.slice(0, 30).map(balanceOf),
+  ]
+  /** What the node answers to each call alone. */
+  async function oneByOne(url: string, list: readonly ContractCall[]) {
+    const rpc = createRpcClient({ urls: [url] })
+    try {
+      const results = await rpc.batch<Hex>(
+        list.map((c) => ({
+          method: 'eth_call',
+          params: [{ to: c.to, data: c.data, gas: toHex(CALL_GAS_CAP) }, { blockHash: block.hash }],
+        })),
+      )
+      return results.map((r) => (r.ok ? r.result : undefined))
+    } finally {
+      rpc.close()
+    }
+  }
+
+  for (const refuseOverrides of [false, true]) {
+    test(`behavior: the same answers as one call each, in fewer calls (${refuseOverrides ? 'a node without state overrides' : 'batched'})`, async () => {
+      const proxy = await createMethodFilterProxy({
+        target: anvil.rpcUrl,
+        refuse: ({ method, params }) =>
+          refuseOverrides && method === 'eth_call' && params.length > 2
+            ? { code: -32602, message: 'state override not supported' }
+            : undefined,
+      })
+      const rpc = createRpcClient({ urls: [proxy.url] })
+      try {
+        const list = calls()
+        const expected = await oneByOne(anvil.rpcUrl, list)
+        expect(expected.filter((r) => r === undefined).length).toBe(26)
+        proxy.seen.clear()
+        const got = await callContracts({
+          rpc,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          calls: list,
+        })
+        expect(got).toEqual(expected)
+        const made = proxy.seen.get('eth_call') ?? 0
+        if (refuseOverrides) expect(made).toBe(Math.ceil(list.length / 200) + list.length)
+        // Three batched calls. Each spinner burns its 5M gas, so the third stops after about
+        // nine of them (50M a call): the other spinners and the reads after them go one each.
+        else expect(made).toBeLessThan(60)
+
+        proxy.seen.clear()
+        const balances = await readNativeBalances({
+          rpc,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          addresses: [...wallets, token, SPINNER],
+        })
+        const node = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }).extend(
+          publicActions,
+        )
+        for (const address of [...wallets, token, SPINNER]) {
+          expect(balances.get(address)).toBe(
+            await node.getBalance({ address, blockNumber: block.number }),
+          )
+        }
+        expect([...balances.values()].filter((b) => b > 0n).length).toBeGreaterThan(100)
+        if (!refuseOverrides) {
+          expect(proxy.seen.get('eth_call')).toBe(1)
+          expect(proxy.seen.get('eth_getBalance')).toBeUndefined()
+        }
+      } finally {
+        rpc.close()
+        await proxy.close()
+      }
+    })
+  }
+})

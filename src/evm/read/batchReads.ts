@@ -1,0 +1,134 @@
+import { decodeFunctionResult, encodeFunctionData, parseAbi, toHex } from 'viem'
+import type { RpcClient } from '../rpc/createRpcClient.ts'
+import type { Address, Hex } from '../types.ts'
+import { BATCH_READS_CODE } from './batchReadsCode.ts'
+
+/** Where the reads code is lent for a call: an address no key or deployer can reach. */
+const LENT_AT: Address = '0x5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c'
+const ABI = parseAbi([
+  'function reads(address[] to, bytes[] data, uint256 gasEach, uint256 reserve) view returns (bool[] ok, bytes[] out)',
+  'function balances(address[] who) view returns (uint256[] out)',
+])
+/** Gas of one batched call: geth's default RPC gas cap (nodes cap or refuse larger asks). */
+const GAS = toHex(50_000_000n)
+/** Gas kept for encoding the answers after the last read. */
+const RESERVE = 2_000_000n
+/** Reads per batched call; balances are cheaper. */
+export const READS_PER_CALL = 200
+export const BALANCES_PER_CALL = 1000
+/** Fewer reads than this go one call each. */
+export const MIN_BATCHED = 4
+
+type Tag = Hex | { blockHash: Hex }
+
+/**
+ * Many reads at one block in few `eth_call`s: each lends `BatchReads.sol`'s code to an unused
+ * address (a state override, the call's third parameter) and asks it to make up to
+ * `READS_PER_CALL` static calls (or balance reads) in the node. Where a node refuses
+ * overrides, a batched call fails or stops early (gas), the answer is `undefined` for the
+ * reads it did not make and the caller reads those one call each: the results are the same
+ * either way, only the number of calls differs. Inner calls come from the lent address
+ * rather than the zero address.
+ */
+export async function batchedCalls({
+  rpc,
+  tag,
+  calls,
+  gasEach,
+  signal,
+}: {
+  rpc: RpcClient
+  tag: Tag
+  calls: readonly { to: Address; data: Hex }[]
+  gasEach: bigint
+  signal?: AbortSignal | undefined
+}): Promise<({ ok: boolean; data: Hex } | undefined)[]> {
+  const chunks = chunk(calls, READS_PER_CALL)
+  const answers = await send({
+    rpc,
+    tag,
+    signal,
+    data: chunks.map((c) =>
+      encodeFunctionData({
+        abi: ABI,
+        functionName: 'reads',
+        args: [c.map((x) => x.to), c.map((x) => x.data), gasEach, RESERVE],
+      }),
+    ),
+  })
+  return chunks.flatMap((c, i) => {
+    const out: ({ ok: boolean; data: Hex } | undefined)[] = c.map(() => undefined)
+    const answer = answers[i]
+    if (answer === undefined) return out
+    try {
+      const [ok, data] = decodeFunctionResult({ abi: ABI, functionName: 'reads', data: answer })
+      for (let k = 0; k < Math.min(ok.length, c.length); k++) {
+        out[k] = { ok: ok[k] as boolean, data: data[k] as Hex }
+      }
+    } catch {
+      // Not our code's answer (a node that ignored the override): read these one by one.
+    }
+    return out
+  })
+}
+
+/** Native balances in few calls (see `batchedCalls`); `undefined` where not read. */
+export async function batchedBalances({
+  rpc,
+  tag,
+  addresses,
+  signal,
+}: {
+  rpc: RpcClient
+  tag: Tag
+  addresses: readonly Address[]
+  signal?: AbortSignal | undefined
+}): Promise<(bigint | undefined)[]> {
+  const chunks = chunk(addresses, BALANCES_PER_CALL)
+  const answers = await send({
+    rpc,
+    tag,
+    signal,
+    data: chunks.map((c) => encodeFunctionData({ abi: ABI, functionName: 'balances', args: [c] })),
+  })
+  return chunks.flatMap((c, i) => {
+    const answer = answers[i]
+    if (answer !== undefined) {
+      try {
+        const out = decodeFunctionResult({ abi: ABI, functionName: 'balances', data: answer })
+        if (out.length === c.length) return [...out]
+      } catch {
+        // As above.
+      }
+    }
+    return c.map(() => undefined)
+  })
+}
+
+async function send({
+  rpc,
+  tag,
+  data,
+  signal,
+}: {
+  rpc: RpcClient
+  tag: Tag
+  data: Hex[]
+  signal?: AbortSignal | undefined
+}): Promise<(Hex | undefined)[]> {
+  const override = { [LENT_AT]: { code: BATCH_READS_CODE } }
+  const results = await rpc.batch<Hex>(
+    data.map((d) => ({
+      method: 'eth_call',
+      params: [{ to: LENT_AT, data: d, gas: GAS }, tag, override],
+    })),
+    signal ? { signal } : {},
+  )
+  return results.map((r) => (r.ok && typeof r.result === 'string' ? r.result : undefined))
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
