@@ -27,8 +27,9 @@ type Tag = Hex | { blockHash: Hex }
  * `READS_PER_CALL` static calls (or balance reads) in the node. Where a node refuses
  * overrides, a batched call fails or stops early (gas), the answer is `undefined` for the
  * reads it did not make and the caller reads those one call each: the results are the same
- * either way, only the number of calls differs. Inner calls come from the lent address
- * rather than the zero address.
+ * either way, only the number of calls differs. A batched call that fails as a whole (after
+ * the client's retries) sends the client's reads one call each for ten minutes. Inner calls
+ * come from the lent address rather than the zero address.
  */
 export async function batchedCalls({
   rpc,
@@ -105,6 +106,14 @@ export async function batchedBalances({
   })
 }
 
+/**
+ * Clients whose node failed a batched call as a whole (an error the client retried and gave up
+ * on, e.g. a node that calls a third parameter an internal error): until then, one call each.
+ */
+const refusedUntil = new WeakMap<RpcClient, number>()
+/** How long a client reads one call each after a batched call failed as a whole. */
+const REFUSED_FOR_MS = 10 * 60_000
+
 async function send({
   rpc,
   tag,
@@ -116,15 +125,23 @@ async function send({
   data: Hex[]
   signal?: AbortSignal | undefined
 }): Promise<(Hex | undefined)[]> {
+  if ((refusedUntil.get(rpc) ?? 0) > Date.now()) return data.map(() => undefined)
   const override = { [LENT_AT]: { code: BATCH_READS_CODE } }
-  const results = await rpc.batch<Hex>(
-    data.map((d) => ({
-      method: 'eth_call',
-      params: [{ to: LENT_AT, data: d, gas: GAS }, tag, override],
-    })),
-    signal ? { signal } : {},
-  )
-  return results.map((r) => (r.ok && typeof r.result === 'string' ? r.result : undefined))
+  try {
+    const results = await rpc.batch<Hex>(
+      data.map((d) => ({
+        method: 'eth_call',
+        params: [{ to: LENT_AT, data: d, gas: GAS }, tag, override],
+      })),
+      signal ? { signal } : {},
+    )
+    return results.map((r) => (r.ok && typeof r.result === 'string' ? r.result : undefined))
+  } catch (error) {
+    if (signal?.aborted) throw error
+    // The one-call path asks the node again: if it is down, that fails as it always did.
+    refusedUntil.set(rpc, Date.now() + REFUSED_FOR_MS)
+    return data.map(() => undefined)
+  }
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
