@@ -557,7 +557,7 @@ async function main(): Promise<void> {
         console.log(`Staged run on ${dialect}: ${stages.total.toFixed(2)} s`)
         const { probes, noProbes } = stages.calls
         console.log(
-          `  readBatchState node calls: ${probes.toLocaleString('en-US')} with the DeFi token probes, ${noProbes.toLocaleString('en-US')} without (+${(((probes - noProbes) / noProbes) * 100).toFixed(2)} %)`,
+          `  readBatchState node calls (JSON-RPC requests): ${probes.toLocaleString('en-US')} with the DeFi token probes, ${noProbes.toLocaleString('en-US')} without (+${(((probes - noProbes) / noProbes) * 100).toFixed(2)} %)`,
         )
         cleanups.splice(cleanups.indexOf(fresh.close), 1)
         await fresh.close()
