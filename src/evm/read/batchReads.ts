@@ -29,7 +29,8 @@ type Tag = Hex | { blockHash: Hex }
  * reads it did not make and the caller reads those one call each: the results are the same
  * either way, only the number of calls differs. A batched call that fails as a whole (after
  * the client's retries) sends the client's reads one call each for ten minutes. Inner calls
- * come from the lent address rather than the zero address.
+ * are static calls from the lent address (a single `eth_call` is a plain call from the zero
+ * address): `callContracts` asks a read that failed inside again alone.
  */
 export async function batchedCalls({
   rpc,

@@ -15,7 +15,8 @@ export const CALL_GAS_CAP = 5_000_000n
 /**
  * `eth_call`s at one block; by `blockHash` (EIP-1898) where given, each with at most
  * `CALL_GAS_CAP` gas. Four or more go as few batched calls (`batchedCalls`: up to 200 reads in
- * one `eth_call`, the rest one call each in JSON-RPC batches). A call that reverts or runs out
+ * one `eth_call`); the reads those did not answer, and those that failed in them, go one call
+ * each in JSON-RPC batches. A call that reverts or runs out
  * of gas (or that the node refuses for that call alone, or a block the node no longer has: the
  * caller's last-block check drops such a batch) gives `undefined`; transport failures throw
  * after the client's retries.
@@ -43,8 +44,10 @@ export async function callContracts({
     const batched = await batchedCalls({ rpc, tag, calls, gasEach: CALL_GAS_CAP, signal })
     single = []
     batched.forEach((answer, i) => {
-      if (answer === undefined) single.push(i)
-      else if (answer.ok) out[i] = answer.data
+      // A read that failed inside is asked again alone: there it is a plain call from no one,
+      // not a static call from the lent address, and must answer as it always did.
+      if (answer?.ok) out[i] = answer.data
+      else single.push(i)
     })
   }
   if (single.length === 0) return out
