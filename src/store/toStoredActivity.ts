@@ -5,8 +5,8 @@ import type { ActivityRecord, Database } from './schema.ts'
 /**
  * The row the store keeps for an activity item (migration 0012): without the transaction's
  * fields, and, for an item made of one transfer, without the transfer's (`selectActivity`
- * joins both back); addresses as bytes (migration 0017). Pure; every row is built with the same fields in the same order (rest and
- * spread here cost more than the whole row write).
+ * joins both back); addresses as bytes (migration 0017). Pure; every row is built with the
+ * same fields in the same order (rest and spread here cost more than the whole row write).
  */
 export function toStoredActivity(record: ActivityRecord): Insertable<Database['activity']> {
   const own = record.transfer_seq === null
