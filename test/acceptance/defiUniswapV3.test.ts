@@ -363,8 +363,8 @@ type Kinds = Record<
 
 async function checkAgainstManager(): Promise<{ kinds: Kinds }> {
   const { blockNumber, blockHash } = await chain.head()
-  // Rounds of reads: each goes as batched calls (a state override); the reads that failed in
-  // them (the unknown factory's) are asked again alone, one more round trip where any did.
+  // Rounds of reads: each goes as batched calls (a state override); reads that fail in them
+  // are asked again alone, one more round trip where any did.
   let rounds = 0
   let trips = 0
   const counting: RpcClient = {
@@ -389,6 +389,7 @@ async function checkAgainstManager(): Promise<{ kinds: Kinds }> {
   })
   expect(skipped).toEqual([])
   expect(rounds).toBe(2)
+  expect(trips).toBeLessThanOrEqual(4)
   const kinds: Kinds = { inRange: 0, onlyToken0: 0, onlyToken1: 0, partlyDecreased: 0, withFees: 0 }
   const [, tick] = await chain.call<[bigint, number]>({
     to: pool,
