@@ -14,8 +14,8 @@ const GAS = toHex(50_000_000n)
 /** Gas kept for encoding the answers after the last read. */
 const RESERVE = 2_000_000n
 /** Reads per batched call; balances are cheaper. */
-export const READS_PER_CALL = 200
-export const BALANCES_PER_CALL = 1000
+const READS_PER_CALL = 200
+const BALANCES_PER_CALL = 1000
 /** Fewer reads than this go one call each. */
 export const MIN_BATCHED = 4
 

@@ -16,10 +16,9 @@ export const CALL_GAS_CAP = 5_000_000n
  * `eth_call`s at one block; by `blockHash` (EIP-1898) where given, each with at most
  * `CALL_GAS_CAP` gas. Four or more go as few batched calls (`batchedCalls`: up to 200 reads in
  * one `eth_call`); the reads those did not answer, and those that failed in them, go one call
- * each in JSON-RPC batches. A call that reverts or runs out
- * of gas (or that the node refuses for that call alone, or a block the node no longer has: the
- * caller's last-block check drops such a batch) gives `undefined`; transport failures throw
- * after the client's retries.
+ * each in JSON-RPC batches. A call that reverts or runs out of gas (or that the node refuses
+ * for that call alone, or a block the node no longer has: the caller's last-block check drops
+ * such a batch) gives `undefined`; transport failures throw after the client's retries.
  */
 const GAS = toHex(CALL_GAS_CAP)
 
