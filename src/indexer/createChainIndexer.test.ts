@@ -309,13 +309,18 @@ for (const dialect of DIALECTS) {
       }
     })
 
-    test('behavior: dense blocks make batches of fewer blocks (batchTransactions)', async () => {
+    /**
+     * Mines `empty` empty blocks, then `dense` blocks of 10 transactions, indexes them with
+     * `batchSize` 20 and `batchTransactions` 25, checks the store against the node and returns
+     * each committed batch as [blocks, transactions].
+     */
+    async function indexDenseBlocks({ empty, dense }: { empty: number; dense: number }) {
       t = await createTestStore(dialect)
       const start = Number(await client.getBlockNumber()) + 1
-      // 25 blocks of 10 transactions each.
+      if (empty > 0) await client.mine({ blocks: empty })
       await client.setAutomine(false)
       try {
-        for (let b = 0; b < 25; b++) {
+        for (let b = 0; b < dense; b++) {
           await Promise.all(
             [0, 1, 2, 3, 4].map(async (i) => {
               for (let k = 0; k < 2; k++) {
@@ -334,11 +339,12 @@ for (const dialect of DIALECTS) {
         await client.setAutomine(true)
       }
       const head = await client.getBlock()
-      const batches: [number, number][] = []
+      const batches: { from: number; to: number; transactions: number }[] = []
       const store: typeof t.store = {
         ...t.store,
         applyBatch: (write, fence) => {
-          batches.push([write.fromBlock, write.toBlock])
+          const { fromBlock: from, toBlock: to, transactions } = write
+          batches.push({ from, to, transactions: transactions.length })
           return t.store.applyBatch(write, fence)
         },
       }
@@ -356,9 +362,12 @@ for (const dialect of DIALECTS) {
       const run = runIndexer({ indexer, store: t.store })
       await run.synced({ block: Number(head.number), hash: head.hash })
       await run.stop()
-      const sizes = batches.map(([from, to]) => to - from + 1)
-      // The first window guesses (10 blocks); the rest hold two blocks, 20 transactions.
-      expect(sizes).toEqual([10, 2, 2, 2, 2, 2, 2, 2, 1])
+      // Batches follow each other from the start block to the head.
+      expect(batches.map((b) => b.from)).toEqual([
+        start,
+        ...batches.slice(0, -1).map((b) => b.to + 1),
+      ])
+      expect(batches.at(-1)?.to).toBe(Number(head.number))
       const { mismatches } = await compareWithNode({
         store: t.store,
         rpcUrl: anvil.rpcUrl,
@@ -367,6 +376,21 @@ for (const dialect of DIALECTS) {
         wallets: accounts.map((a) => a.address),
       })
       expect(mismatches).toEqual([])
+      return batches.map((b) => [b.to - b.from + 1, b.transactions])
+    }
+
+    test('behavior: dense blocks make batches of fewer blocks (batchTransactions)', async () => {
+      // The first window guesses 10 blocks, 100 transactions: more than twice 25, so it is cut
+      // (splitWindow). The next windows are sized from it: two blocks, 20 transactions.
+      const batches = await indexDenseBlocks({ empty: 0, dense: 25 })
+      expect(batches).toEqual([...Array.from({ length: 12 }, () => [2, 20]), [1, 10]])
+    })
+
+    test('behavior: dense blocks after empty ones are cut into batches (splitWindow)', async () => {
+      // The first window (10 empty blocks) makes the next one batchSize blocks: 2 empty and 12
+      // dense, 120 transactions, cut into batches of at most 25.
+      const batches = await indexDenseBlocks({ empty: 12, dense: 12 })
+      expect(batches).toEqual([[10, 0], [4, 20], ...Array.from({ length: 5 }, () => [2, 20])])
     })
 
     test('behavior: a reorg that lands in batches prepared and fetched but not committed', async () => {

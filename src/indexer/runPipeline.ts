@@ -13,6 +13,7 @@ import { sleep } from '../utils/sleep.ts'
 import type { StateView } from './createStateView.ts'
 import type { WindowSizer } from './createWindowSizer.ts'
 import { prepareBatch } from './prepareBatch.ts'
+import { splitWindow } from './splitWindow.ts'
 
 export type PipelineResult =
   /** Every block up to `to` is committed. */
@@ -38,8 +39,9 @@ export type CommitBatch = (write: BatchWrite) => Promise<void>
  * the stages overlapping: up to `fetchConcurrency` windows are fetched while one batch is
  * prepared (derive, node reads, prices, webhook events) and up to `maxPendingCommits`
  * prepared batches are written. Batches commit in order, each with its checkpoint, so a
- * crash leaves the store at a batch boundary. Each queue is bounded, and each window (one
- * batch) holds about `batchTransactions` transactions (`sizer`): memory stays flat however
+ * crash leaves the store at a batch boundary. Each queue is bounded, each window holds about
+ * `batchTransactions` transactions (`sizer`) and is one batch, or several when it turned out
+ * more than twice as dense as guessed (`splitWindow`): memory stays flat however
  * long the range and however dense its blocks. Before returning, every commit started has
  * settled; on a reorg or a failure the caller must `view.clear()` and reload `graph`
  * (prepared, uncommitted batches are dropped).
@@ -169,6 +171,23 @@ export async function runPipeline({
         // The node moved between calls of one window: fetch again.
         if (blocks[i]?.parentHash !== blocks[i - 1]?.hash) return { type: 'moved' }
       }
+      const batches = splitWindow(blocks, chain.batchTransactions)
+      for (const batch of batches) {
+        const bounds =
+          batches.length === 1
+            ? window
+            : { from: Number(batch[0]!.number), to: Number(batch[batch.length - 1]!.number) }
+        const moved = await prepareAndCommit(batch, bounds)
+        if (moved) return moved
+      }
+    }
+    return { type: 'done' }
+
+    /** One batch of a window: prepared now, committed after the batches before it. */
+    async function prepareAndCommit(
+      blocks: ChainBlock[],
+      window: { from: number; to: number },
+    ): Promise<{ type: 'moved' } | undefined> {
       const prepared = await prepareBatch({
         rpc,
         store,
@@ -213,8 +232,8 @@ export async function runPipeline({
       })
       pending.push(committing)
       while (pending.length > maxPendingCommits) await pending.shift()
+      return undefined
     }
-    return { type: 'done' }
   }
 }
 
