@@ -10,7 +10,8 @@
  * BENCH_LATENCY_MS (a delay added to every HTTP request to the node, as a remote node has),
  * BENCH_STAGED=0
  * skips the staged runs (the indexer's steps called here, each timed), BENCH_OWN_PROCESS=0 the
- * run of `scry start` in its own process (time and its own peak RSS),
+ * run of `scry start` in its own process (time and its own peak RSS; it runs the compiled
+ * dist/ when `npm run build` is newer than every source, else the sources through tsx),
  * SCRY_TEST_PG_URL picks the PostgreSQL server.
  */
 import { spawn } from 'node:child_process'
@@ -18,6 +19,7 @@ import { readFile } from 'node:fs/promises'
 import { cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
+import { isBuildFresh } from '../bin/isBuildFresh.js'
 import { CHAIN_DEFAULTS } from '../src/config/fields.ts'
 import type { ChainConfig } from '../src/config/types.ts'
 import { buildWorld } from '../src/dev/buildWorld.ts'
@@ -182,7 +184,8 @@ async function runOwnProcess({
 }: {
   chain: ChainConfig
   toBlock: number
-}): Promise<{ seconds: number; peakRssMiB: number | undefined }> {
+}): Promise<{ seconds: number; peakRssMiB: number | undefined; compiled: boolean }> {
+  const compiled = isBuildFresh(fileURLToPath(new URL('..', import.meta.url)))
   const { url, drop } = await createTestDatabase('sqlite')
   const id = chain.chainId
   const started = performance.now()
@@ -224,7 +227,11 @@ async function runOwnProcess({
     const took = seconds(started)
     const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
     const hwm = /VmHWM:\s+(\d+) kB/.exec(status)?.[1]
-    return { seconds: took, peakRssMiB: hwm === undefined ? undefined : Number(hwm) / 1024 }
+    return {
+      seconds: took,
+      peakRssMiB: hwm === undefined ? undefined : Number(hwm) / 1024,
+      compiled,
+    }
   } finally {
     child.kill('SIGTERM')
     await exited
@@ -573,8 +580,9 @@ async function main(): Promise<void> {
         transactions,
         transfers: rows[0]?.transfers,
       })
+      const ran = own.compiled ? 'dist/' : 'the sources through tsx; npm run build to compile'
       console.log(
-        `scry start (own process, sqlite): ${own.seconds.toFixed(2)} s, peak RSS ${own.peakRssMiB === undefined ? 'unknown' : `${own.peakRssMiB.toFixed(0)} MiB`}`,
+        `scry start (own process, sqlite, ${ran}): ${own.seconds.toFixed(2)} s, peak RSS ${own.peakRssMiB === undefined ? 'unknown' : `${own.peakRssMiB.toFixed(0)} MiB`}`,
       )
     }
 
