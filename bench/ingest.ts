@@ -12,6 +12,7 @@
  * skips the staged runs (the indexer's steps called here, each timed), BENCH_OWN_PROCESS=0 the
  * run of `scry start` in its own process (time and its own peak RSS; it runs the compiled
  * dist/ when `npm run build` is newer than every source, else the sources through tsx),
+ * BENCH_SCRY_NODE_ARGS (node flags for that process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
  * SCRY_TEST_PG_URL picks the PostgreSQL server.
  */
 import { spawn } from 'node:child_process'
@@ -189,9 +190,11 @@ async function runOwnProcess({
   const { url, drop } = await createTestDatabase('sqlite')
   const id = chain.chainId
   const started = performance.now()
+  const nodeArgs = process.env.BENCH_SCRY_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const child = spawn(
     process.execPath,
     [
+      ...nodeArgs,
       fileURLToPath(new URL('../bin/scry.js', import.meta.url)),
       'start',
       '--port',
