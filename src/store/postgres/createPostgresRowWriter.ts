@@ -1,10 +1,12 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { columnsOf, type Row, type RowWriter } from '../createRowWriter.ts'
 import type { Database } from '../schema.ts'
+import { toArrayLiteral } from './toArrayLiteral.ts'
 
 /**
  * PostgreSQL's `RowWriter`: every operation is one statement over `unnest` of one array per
- * column, typed from the catalogue (read once), whatever the number of rows.
+ * column (each sent as one array literal, `toArrayLiteral`), typed from the catalogue (read
+ * once), whatever the number of rows.
  */
 export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWriter {
   let types: Promise<Map<string, Map<string, string>>> | undefined
@@ -35,11 +37,7 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
     const arrays = columns.map((c) => {
       const type = tableTypes?.get(c)
       if (!type) throw new Error(`No column ${table}.${c}`)
-      const values = rows.map((r) => {
-        const v = r[c]
-        return v === undefined ? null : typeof v === 'bigint' ? v.toString() : v
-      })
-      return sql`${values}::${sql.raw(`${type}[]`)}`
+      return sql`${toArrayLiteral(rows.map((r) => r[c]))}::${sql.raw(`${type}[]`)}`
     })
     return sql`unnest(${sql.join(arrays)}) as k(${sql.join(columns.map((c) => sql.id(c)))})`
   }
