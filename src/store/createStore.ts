@@ -123,6 +123,17 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
         const unique = [
           ...new Map(keys.map((k) => [columns.map((c) => k[c]).join('|'), k])).values(),
         ]
+        if (caps.name === 'postgres') {
+          // One join against unnest of the keys: PostgreSQL plans a long `(a, b) in (…)` list
+          // of row values poorly (tens of milliseconds per few hundred keys).
+          if (unique.length === 0) return out
+          const rows = await writer.select(
+            db as unknown as Transaction<Database>,
+            table,
+            unique.map((k) => ({ chain_id: chainId, ...k })),
+          )
+          return rows as Database[typeof table][]
+        }
         const chunk = Math.max(1, Math.floor(READ_CHUNK / Math.max(1, columns.length)))
         for (let i = 0; i < unique.length; i += chunk) {
           const part = unique.slice(i, i + chunk)
