@@ -32,8 +32,8 @@ export type RowWriter = {
   ): Promise<void>
   /** Deletes the rows whose key columns equal one of `keys` (each names the same columns). */
   delete(trx: Transaction<Database>, table: string, keys: readonly Row[]): Promise<void>
-  /** The rows whose key columns equal one of `keys`, as stored. */
-  select(trx: Transaction<Database>, table: string, keys: readonly Row[]): Promise<Row[]>
+  /** The rows whose key columns equal one of `keys`, as stored (in a transaction or not). */
+  select(db: Kysely<Database>, table: string, keys: readonly Row[]): Promise<Row[]>
 }
 
 export function createRowWriter({

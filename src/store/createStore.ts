@@ -127,11 +127,8 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
           // One join against unnest of the keys: PostgreSQL plans a long `(a, b) in (…)` list
           // of row values poorly (tens of milliseconds per few hundred keys).
           if (unique.length === 0) return out
-          const rows = await writer.select(
-            db as unknown as Transaction<Database>,
-            table,
-            unique.map((k) => ({ chain_id: chainId, ...k })),
-          )
+          const keyed = unique.map((k) => ({ chain_id: chainId, ...k }))
+          const rows = await writer.select(db, table, keyed)
           return rows as Database[typeof table][]
         }
         const chunk = Math.max(1, Math.floor(READ_CHUNK / Math.max(1, columns.length)))

@@ -72,11 +72,11 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
       await sql`delete from ${sql.table(table)} as t using ${await unnest(table, columns, keys)}
         where ${matches(columns)}`.execute(trx)
     },
-    async select(trx, table, keys) {
+    async select(executor, table, keys) {
       if (keys.length === 0) return []
       const columns = columnsOf(keys)
       const { rows } = await sql<Row>`select t.* from ${sql.table(table)} as t
-        join ${await unnest(table, columns, keys)} on ${matches(columns)}`.execute(trx)
+        join ${await unnest(table, columns, keys)} on ${matches(columns)}`.execute(executor)
       return rows
     },
   }
