@@ -399,6 +399,18 @@ test('behavior: database paths and urls', async () => {
   expect(relative.database).toBe(join(cwd, 'x/scry.db'))
   const dataDir = await resolveConfig({ env: {}, flags: { dataDir: 'd' }, cwd })
   expect(dataDir.database).toBe(join(cwd, 'd/scry.sqlite'))
+  // A sqlite: URL is the file it names, not a path under the working directory.
+  for (const [url, file] of [
+    ['sqlite:///var/lib/scry.db', '/var/lib/scry.db'],
+    ['sqlite:/var/lib/scry.db', '/var/lib/scry.db'],
+    ['sqlite:x/scry.db', join(cwd, 'x/scry.db')],
+  ] as const) {
+    const config = await resolveConfig({ env: {}, flags: { database: url }, cwd })
+    expect(config.database).toBe(file)
+  }
+  await expect(resolveConfig({ env: {}, flags: { database: 'sqlite://' }, cwd })).rejects.toThrow(
+    /--database: expected a postgres:\/\/ URL or a SQLite file path/,
+  )
 })
 
 test('error: every problem of a config file, reported together', async () => {

@@ -148,7 +148,8 @@ function resolveDatabase({
 }): string {
   if (database === undefined) return resolve(dataDir, 'scry.sqlite')
   if (database === ':memory:' || /^postgres(ql)?:\/\//i.test(database)) return database
-  return resolve(cwd, database)
+  // `sqlite:` / `sqlite://` URLs name the file after the prefix, as the store reads them.
+  return resolve(cwd, database.replace(/^sqlite:(\/\/)?/i, ''))
 }
 
 function pathOf(file: Awaited<ReturnType<typeof loadConfigFile>>): string | undefined {

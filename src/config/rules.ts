@@ -192,12 +192,17 @@ function readUrls(items: readonly string[]): Parsed<string[]> {
   return { value: [...urls] }
 }
 
-/** `postgres://…`/`postgresql://…`, or a SQLite file path. */
+/** `postgres://…`/`postgresql://…`, or a SQLite file path (also as `sqlite:<path>`). */
 export const databaseRule: Rule<string> = (() => {
   const expected = 'a postgres:// URL or a SQLite file path'
   const read = (value: unknown): Parsed<string> => {
     if (typeof value !== 'string' || value.trim() === '') return invalid(expected, value)
     const text = value.trim()
+    if (/^sqlite:/i.test(text)) {
+      return text.replace(/^sqlite:(\/\/)?/i, '') === ''
+        ? invalid(expected, value)
+        : { value: text }
+    }
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { value: text }
     const url = parseUrl(text)
     return url && (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.host
