@@ -94,6 +94,19 @@ for (const dialect of DIALECTS) {
       await t?.drop()
     })
 
+    /** Compares the store with the node at `block` for the test wallets: no mismatch. */
+    async function expectStoreEqualsNode(block: bigint) {
+      const result = await compareWithNode({
+        store: t.store,
+        rpcUrl: anvil.rpcUrl,
+        chainId: 31337,
+        block,
+        wallets: accounts.map((a) => a.address),
+      })
+      expect(result.mismatches).toEqual([])
+      return result
+    }
+
     test('default: balances, supply and allowances equal the node', async () => {
       t = await createTestStore(dialect)
       const token = await deployToken()
@@ -107,14 +120,7 @@ for (const dialect of DIALECTS) {
       const head = await client.getBlockNumber()
       await run.synced({ block: Number(head) })
       await run.stop()
-      const { mismatches, checked } = await compareWithNode({
-        store: t.store,
-        rpcUrl: anvil.rpcUrl,
-        chainId: 31337,
-        block: head,
-        wallets: accounts.map((a) => a.address),
-      })
-      expect(mismatches).toEqual([])
+      const { checked } = await expectStoreEqualsNode(head)
       expect(checked.tokenBalances).toBeGreaterThan(0)
       const allowance = await t.store.db
         .selectFrom('approvals')
@@ -166,14 +172,7 @@ for (const dialect of DIALECTS) {
         const after = await client.getBlock()
         expect(after.hash).not.toBe(before.hash)
         await run.synced({ block: Number(after.number), hash: after.hash })
-        const { mismatches } = await compareWithNode({
-          store: t.store,
-          rpcUrl: anvil.rpcUrl,
-          chainId: 31337,
-          block: after.number,
-          wallets: accounts.map((a) => a.address),
-        })
-        expect(mismatches).toEqual([])
+        await expectStoreEqualsNode(after.number)
       }
       await run.stop()
     })
@@ -255,14 +254,7 @@ for (const dialect of DIALECTS) {
       const next = await client.getBlock()
       await run.synced({ block: Number(next.number), hash: next.hash })
       await run.stop()
-      const { mismatches } = await compareWithNode({
-        store: t.store,
-        rpcUrl: anvil.rpcUrl,
-        chainId: 31337,
-        block: next.number,
-        wallets: accounts.map((a) => a.address),
-      })
-      expect(mismatches).toEqual([])
+      await expectStoreEqualsNode(next.number)
     })
 
     test('behavior: blocks that vanish while being fetched (the head went back) are left at once', async () => {
@@ -368,14 +360,7 @@ for (const dialect of DIALECTS) {
         ...batches.slice(0, -1).map((b) => b.to + 1),
       ])
       expect(batches.at(-1)?.to).toBe(Number(head.number))
-      const { mismatches } = await compareWithNode({
-        store: t.store,
-        rpcUrl: anvil.rpcUrl,
-        chainId: 31337,
-        block: head.number,
-        wallets: accounts.map((a) => a.address),
-      })
-      expect(mismatches).toEqual([])
+      await expectStoreEqualsNode(head.number)
       return batches.map((b) => [b.to - b.from + 1, b.transactions])
     }
 
@@ -468,14 +453,7 @@ for (const dialect of DIALECTS) {
         expect(after.hash).not.toBe(head.hash)
         open()
         await run.synced({ block: Number(after.number), hash: after.hash })
-        const { mismatches, checked } = await compareWithNode({
-          store: t.store,
-          rpcUrl: anvil.rpcUrl,
-          chainId: 31337,
-          block: after.number,
-          wallets: accounts.map((a) => a.address),
-        })
-        expect(mismatches).toEqual([])
+        const { checked } = await expectStoreEqualsNode(after.number)
         expect(checked.tokenBalances).toBeGreaterThan(0)
         // The new branch's blocks are what the store holds.
         const stored = await t.store.db
