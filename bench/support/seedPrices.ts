@@ -65,8 +65,10 @@ export async function seedPrices({
       .values({
         chain_id: chainId,
         token,
-        price_usd: price,
+        parent: usdc,
+        price,
         pool,
+        pool_size: Number(usdcReserve) * 2,
         pool_size_usd: Number(usdcReserve) * 2,
         block_number: head.number,
         block_time: head.timestamp,
@@ -80,7 +82,8 @@ export async function seedPrices({
           chain_id: chainId,
           token,
           hour: hour - h * HOUR,
-          price_usd: price * (1 + (random.int(200) - 100) / 1000),
+          parent: usdc,
+          price: price * (1 + (random.int(200) - 100) / 1000),
           block_time: hour - h * HOUR + 1,
         })),
       )

@@ -6,9 +6,9 @@ import type { StateChange } from '../store/stateTables.ts'
 import { fromU256 } from '../store/u256.ts'
 import {
   createPriceRoutes,
+  type PricedToken,
   type PriceRoutes,
   type PricingPool,
-  type TokenPrice,
 } from './createPriceRoutes.ts'
 import { diffPrices } from './diffPrices.ts'
 
@@ -110,9 +110,9 @@ export function createPriceGraph({
       }
       const { changed } = routes.settle()
       if (changed.size === 0 && !compareAll) return []
-      let next: Map<Address, TokenPrice | undefined> = changed
+      let next: Map<Address, PricedToken | undefined> = changed
       if (compareAll) {
-        next = new Map<Address, TokenPrice | undefined>(routes.prices())
+        next = new Map<Address, PricedToken | undefined>(routes.prices())
         for (const token of stored.keys()) if (!next.has(token)) next.set(token, undefined)
         compareAll = false
       }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { createPrng } from '../dev/createPrng.ts'
 import type { Address } from '../evm/types.ts'
-import { createPriceRoutes, type PricingPool } from './createPriceRoutes.ts'
+import { createPriceRoutes, type PricedToken, type PricingPool } from './createPriceRoutes.ts'
+import { type RelativeRow, resolvePrices } from './resolvePrices.ts'
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
 const USDC = addr(1)
@@ -51,8 +52,22 @@ describe('createPriceRoutes', () => {
     const deep = v2(A, USDC, 1_000_000, 2_000_000)
     const shallow = v2(A, USDC, 1_000, 5_000)
     const prices = price([shallow, deep])
-    expect(prices.get(A)).toEqual({ priceUsd: 2, pool: deep.address, poolSizeUsd: 4_000_000 })
-    expect(prices.get(USDC)).toEqual({ priceUsd: 1, pool: null, poolSizeUsd: 4_000_000 })
+    expect(prices.get(A)).toEqual({
+      priceUsd: 2,
+      pool: deep.address,
+      poolSizeUsd: 4_000_000,
+      parent: USDC,
+      price: 2,
+      poolSize: 4_000_000,
+    })
+    expect(prices.get(USDC)).toEqual({
+      priceUsd: 1,
+      pool: null,
+      poolSizeUsd: 4_000_000,
+      parent: null,
+      price: 1,
+      poolSize: 4_000_000,
+    })
   })
 
   test('routes through an intermediate token, as liquid as the thinnest hop', () => {
@@ -152,16 +167,35 @@ describe('createPriceRoutes', () => {
       const routes = createPriceRoutes({ anchors, minLiquidityUsd: 1000 })
       for (const [t, d] of known) routes.setDecimals(t, d)
       for (const pool of pools.values()) routes.setPool(pool.address, pool)
-      let previous = new Map<Address, unknown>()
+      /** The stored form: what the changes reported are applied to. */
+      const stored = new Map<Address, RelativeRow>()
+      const relative = (token: Address, p: PricedToken): RelativeRow => ({
+        token,
+        parent: p.parent,
+        price: p.price,
+        pool_size: p.poolSize,
+      })
       for (let step = 0; step < 25; step++) {
         const { changed } = routes.settle()
-        // The changes reported take the previous prices to the current ones exactly.
+        // The changes reported take the stored prices to the current ones exactly, and the
+        // USD prices read back from them are the graph's, to the last bit.
         for (const [token, p] of changed) {
-          if (p === undefined) previous.delete(token)
-          else previous.set(token, p)
+          if (p === undefined) stored.delete(token)
+          else stored.set(token, relative(token, p))
         }
-        expect(previous, `${where} step ${step}`).toEqual(routes.prices())
-        previous = new Map(routes.prices())
+        const current = routes.prices()
+        expect(stored, `${where} step ${step}`).toEqual(
+          new Map([...current].map(([token, p]) => [token, relative(token, p)])),
+        )
+        const read = resolvePrices({ rows: stored.values(), anchors })
+        expect(read, `${where} step ${step}`).toEqual(
+          new Map(
+            [...current].map(([token, p]) => [
+              token,
+              { priceUsd: p.priceUsd, poolSizeUsd: p.poolSizeUsd },
+            ]),
+          ),
+        )
         const truth = fresh({ pools: pools.values(), decimals: known, anchors, min: 1000 })
         expect([...routes.prices().keys()].sort(), `${where} step ${step}`).toEqual(
           [...truth.prices().keys()].sort(),

@@ -25,11 +25,28 @@ export type TokenPrice = {
 }
 
 /**
+ * A token's price as stored: in its parent's units (the other token of its pool; null for a
+ * USD anchor, whose `price` is 1 and `poolSize` is in USD). `priceUsd` is the parent's USD
+ * price times `price` (`resolvePrices`), so a move of WETH's price changes WETH's row, not
+ * the rows of every token priced through WETH.
+ */
+export type RelativePrice = {
+  parent: Address | null
+  price: number
+  pool: Address | null
+  /** Size of the pool in the parent's units (an anchor: its deepest pool, in USD). */
+  poolSize: number
+}
+
+/**
  * A token's route: its price, how liquid the route is (its thinnest pool, in USD), how liquid
  * its last pool is (of two routes as liquid as each other, the deeper last pool wins), and
  * the token it is priced through (null for an anchor).
  */
 export type Route = TokenPrice & { width: number; hop: number; parent: Address | null }
+
+/** A priced token: its USD price and its stored (relative) form. */
+export type PricedToken = TokenPrice & RelativePrice
 
 /**
  * Every token's price through its most liquid route to a USD anchor, kept up to date as pools
@@ -52,13 +69,15 @@ export type PriceRoutes = {
   /** A token's decimals became known (pools through it may become usable). */
   setDecimals(token: Address, decimals: number): void
   /**
-   * Applies the changes since the last call. Returns every token whose price, pool or pool
-   * size moved (undefined: no longer priced) and how many heap steps it took.
+   * Applies the changes since the last call. Returns every token whose relative price,
+   * parent, pool or pool size (in the parent's units) moved (undefined: no longer priced) and
+   * how many heap steps it took. A token whose USD price moved only because an ancestor's did
+   * is not among them.
    */
-  settle(): { changed: Map<Address, TokenPrice | undefined>; steps: number }
+  settle(): { changed: Map<Address, PricedToken | undefined>; steps: number }
   route(token: Address): Route | undefined
   /** Every priced token. */
-  prices(): ReadonlyMap<Address, TokenPrice>
+  prices(): ReadonlyMap<Address, PricedToken>
 }
 
 const Q96 = 2 ** 96
@@ -75,13 +94,15 @@ type Quoted = {
   ratio: number
 }
 
-type Node = Route
+type Node = Route & { rel: number; poolSize: number }
 /** An anchor's pool filed by size (`anchorPools`). */
 type SizedPool = { size: number; pool: Address; stamp: number }
 /** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
 type Candidate = {
   token: Address
   price: number
+  /** `price` in the parent's units. */
+  rel: number
   pool: Quoted | null
   width: number
   hop: number
@@ -139,12 +160,15 @@ export function createPriceRoutes({
     const to = isToken0 ? q.pool.token1 : q.pool.token0
     const liquidity = 2 * (isToken0 ? q.depth0 : q.depth1) * from.priceUsd
     if (!(liquidity >= minLiquidityUsd)) return undefined
-    // q.ratio = token1 per token0.
-    const price = isToken0 ? from.priceUsd / q.ratio : from.priceUsd * q.ratio
+    // q.ratio = token1 per token0. The USD price is the parent's times the relative one, in
+    // that order, as resolvePrices computes it from the stored rows.
+    const rel = isToken0 ? 1 / q.ratio : q.ratio
+    const price = from.priceUsd * rel
     if (!Number.isFinite(price) || price <= 0) return undefined
     return {
       token: to,
       price,
+      rel,
       pool: q,
       width: Math.min(from.width, liquidity),
       hop: liquidity,
@@ -164,7 +188,7 @@ export function createPriceRoutes({
   }
 
   /** What `settle` last reported (what the next call's changes are relative to). */
-  const reported = new Map<Address, TokenPrice>()
+  const reported = new Map<Address, PricedToken>()
   /**
    * A token's route if it is priced: an anchor is $1 only once some usable pool holds it, so
    * prices do not depend on whether pools were ever seen (a restart, a chain without a DEX).
@@ -271,6 +295,7 @@ export function createPriceRoutes({
           heap.push({
             token,
             price: 1,
+            rel: 1,
             pool: null,
             width: Number.POSITIVE_INFINITY,
             hop: Number.POSITIVE_INFINITY,
@@ -336,7 +361,9 @@ export function createPriceRoutes({
         if (q && quotes.get(q.pool.address) !== q) continue
         const node: Node = {
           priceUsd: next.price,
+          rel: next.rel,
           pool: q ? q.pool.address : null,
+          poolSize: 0,
           poolSizeUsd: 0,
           width: next.width,
           hop: next.hop,
@@ -379,18 +406,21 @@ export function createPriceRoutes({
           if (anchored.length > 0) resize(address)
         }
         const node = routes.get(token)
-        if (node?.pool) {
+        if (node?.pool && node.parent) {
           const q = quotes.get(node.pool)
-          node.poolSizeUsd = q ? sizeOf(q) : 0
+          const parentUsd = routes.get(node.parent)?.priceUsd ?? 0
+          node.poolSize = q ? sizeInParent(q, node.parent, node.rel) : 0
+          node.poolSizeUsd = node.poolSize * parentUsd
         }
       }
       for (const a of sizeAnchors) {
         const node = routes.get(a)
         if (!node) continue
-        node.poolSizeUsd = anchorSize(a)
+        node.poolSize = anchorSize(a)
+        node.poolSizeUsd = node.poolSize
       }
 
-      const changed = new Map<Address, TokenPrice | undefined>()
+      const changed = new Map<Address, PricedToken | undefined>()
       for (const token of new Set([...dirty, ...sizeAnchors])) {
         const node = listed(token)
         const old = reported.get(token)
@@ -402,9 +432,10 @@ export function createPriceRoutes({
         const now = toPrice(node)
         if (
           !old ||
-          old.priceUsd !== now.priceUsd ||
+          old.parent !== now.parent ||
+          old.price !== now.price ||
           old.pool !== now.pool ||
-          old.poolSizeUsd !== now.poolSizeUsd
+          old.poolSize !== now.poolSize
         ) {
           changed.set(token, now)
           reported.set(token, now)
@@ -415,11 +446,18 @@ export function createPriceRoutes({
     route(token) {
       const node = listed(token)
       return node
-        ? { ...toPrice(node), width: node.width, hop: node.hop, parent: node.parent }
+        ? {
+            priceUsd: node.priceUsd,
+            pool: node.pool,
+            poolSizeUsd: node.poolSizeUsd,
+            width: node.width,
+            hop: node.hop,
+            parent: node.parent,
+          }
         : undefined
     },
     prices() {
-      const out = new Map<Address, TokenPrice>()
+      const out = new Map<Address, PricedToken>()
       for (const token of routes.keys()) {
         const node = listed(token)
         if (node) out.set(token, toPrice(node))
@@ -429,11 +467,19 @@ export function createPriceRoutes({
   }
 }
 
-const toPrice = (node: Node): TokenPrice => ({
+const toPrice = (node: Node): PricedToken => ({
   priceUsd: node.priceUsd,
   pool: node.pool,
   poolSizeUsd: node.poolSizeUsd,
+  parent: node.parent,
+  price: node.rel,
+  poolSize: node.poolSize,
 })
+
+/** A route's pool in its parent's units: the parent's side plus the token's at `rel`. */
+function sizeInParent(q: Quoted, parent: Address, rel: number): number {
+  return q.pool.token0 === parent ? q.human0 + q.human1 * rel : q.human1 + q.human0 * rel
+}
 
 /** Reserves in whole tokens and the spot price (token1 per token0); undefined if unusable. */
 function quote(pool: PricingPool, d0: number, d1: number): Quoted | undefined {

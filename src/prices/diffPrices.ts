@@ -1,14 +1,16 @@
 import type { Address } from '../evm/types.ts'
 import type { TokenPriceTable } from '../store/schema.ts'
 import type { StateChange } from '../store/stateTables.ts'
-import type { TokenPrice } from './createPriceRoutes.ts'
+import type { PricedToken } from './createPriceRoutes.ts'
 
 const HOUR = 3600
 
 /**
  * State changes that take the stored prices to `next` for the tokens it names: changed and
  * new prices, deleted ones (undefined: a token whose route vanished), and the hour's price
- * point of every token whose price moved. Tokens `next` does not name keep their price. Pure.
+ * point of every token whose price moved. Prices are compared as stored, relative to the
+ * parent: a token whose USD price moved only with its parent's is left alone. Tokens `next`
+ * does not name keep their price. Pure.
  */
 export function diffPrices({
   chainId,
@@ -19,7 +21,7 @@ export function diffPrices({
 }: {
   chainId: number
   previous: ReadonlyMap<Address, TokenPriceTable>
-  next: ReadonlyMap<Address, TokenPrice | undefined>
+  next: ReadonlyMap<Address, PricedToken | undefined>
   blockNumber: number
   blockTime: number
 }): StateChange[] {
@@ -31,16 +33,18 @@ export function diffPrices({
       if (old) changes.push({ table: 'token_prices', key: { chain_id: chainId, token }, row: null })
       continue
     }
-    const moved = !old || !same(old.price_usd, price.priceUsd)
-    if (!moved && old.pool === price.pool && same(old.pool_size_usd, price.poolSizeUsd)) continue
+    const moved = !old || old.parent !== price.parent || !same(old.price, price.price)
+    if (!moved && old.pool === price.pool && same(old.pool_size, price.poolSize)) continue
     changes.push({
       table: 'token_prices',
       key: { chain_id: chainId, token },
       row: {
         chain_id: chainId,
         token,
-        price_usd: price.priceUsd,
+        parent: price.parent,
+        price: price.price,
         pool: price.pool,
+        pool_size: price.poolSize,
         pool_size_usd: price.poolSizeUsd,
         block_number: blockNumber,
         block_time: blockTime,
@@ -50,7 +54,14 @@ export function diffPrices({
       changes.push({
         table: 'token_price_hours',
         key: { chain_id: chainId, token, hour },
-        row: { chain_id: chainId, token, hour, price_usd: price.priceUsd, block_time: blockTime },
+        row: {
+          chain_id: chainId,
+          token,
+          hour,
+          parent: price.parent,
+          price: price.price,
+          block_time: blockTime,
+        },
       })
     }
   }

@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_history_bytes.ts'
 import * as m0015 from './migrations/0015_compact_u256.ts'
 import * as m0016 from './migrations/0016_defi_token_pool.ts'
 import * as m0017 from './migrations/0017_history_addresses.ts'
+import * as m0018 from './migrations/0018_relative_prices.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0015_compact_u256': m0015,
   '0016_defi_token_pool': m0016,
   '0017_history_addresses': m0017,
+  '0018_relative_prices': m0018,
 }
 
 export async function migrateToLatest({

@@ -418,12 +418,21 @@ export type PoolTable = {
   block_number: number
 }
 
+/**
+ * A token's price relative to its route's parent (migration 0018): USD = the parent's USD
+ * price × `price`, resolved up to a row without a parent (`resolvePrices`).
+ */
 export type TokenPriceTable = {
   chain_id: number
   token: string
-  price_usd: number
+  /** The other token of `pool`; null: `price` is in USD (an anchor, or a row from before 0018). */
+  parent: string | null
+  price: number
   /** Pool the price comes from; null for a USD anchor. */
   pool: string | null
+  /** The pool's reserves in the parent's units (USD without a parent). */
+  pool_size: number
+  /** The pool's reserves in USD when the row was written (search ranks tokens by it). */
   pool_size_usd: number
   block_number: number
   block_time: number
@@ -434,7 +443,9 @@ export type TokenPriceHourTable = {
   token: string
   /** Start of the hour, unix seconds. */
   hour: number
-  price_usd: number
+  /** As in `token_prices`: the hour's last price, in the parent's units (null: USD). */
+  parent: string | null
+  price: number
   block_time: number
 }
 export type WebhookSubscriptionTable = {

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { readHistoricalPrices } from '../../src/api/prices/readHistoricalPrices.ts'
+import { readTokenPrices } from '../../src/api/prices/readTokenPrices.ts'
+import type { Address } from '../../src/evm/types.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
 import { bytesToHex, bytesToHexOrNull } from '../../src/store/hexBytes.ts'
 import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
@@ -20,7 +23,10 @@ import { digestStore } from '../support/digestStore.ts'
 // world written in the 0011 schema: every table copied as it is, activity as the full items
 // (`selectActivity`), transfers with their transaction's hash and time, transactions, logs and
 // every address in hex text, uint256 values as 64 hex digits, and the undo log without the
-// entries naming history rows, which is exactly what the 0011 indexer wrote.
+// entries naming history rows, which is exactly what the 0011 indexer wrote. Prices are the
+// exception (0018 keeps them relative to the route's parent): the copy holds today's prices
+// and hourly points in USD, as 0011 stored them, without their undo entries (0018's own test
+// reverts a converted one), and they are compared by what the API answers, not by rows.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
 const COPIED = [
@@ -52,7 +58,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0017 (compact history, Aave tokens, address bytes)', () => {
+describe('migrations 0012 to 0018 (compact history, Aave tokens, address bytes, relative prices)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -71,6 +77,7 @@ describe('migrations 0012 to 0017 (compact history, Aave tokens, address bytes)'
             '0015_compact_u256',
             '0016_defi_token_pool',
             '0017_history_addresses',
+            '0018_relative_prices',
           ],
         })
         await expectSameData(fresh.store, migrated)
@@ -87,7 +94,7 @@ describe('migrations 0012 to 0017 (compact history, Aave tokens, address bytes)'
         // 0013 named the rows of every batch kept for undo, as the indexer does now.
         const freshUndo = await undoEntries(fresh.store)
         expect(freshUndo.filter((e) => e.startsWith('activity|')).length).toBeGreaterThan(10)
-        expect(await undoEntries(migrated)).toEqual(freshUndo)
+        expect(await undoEntries(migrated)).toEqual(freshUndo.filter((e) => !isPriceEntry(e)))
         // The compact rows are what a fresh index writes: transfer items name their transfer.
         const compact = (s: Store) =>
           s.db
@@ -131,7 +138,7 @@ describe('migrations 0012 to 0017 (compact history, Aave tokens, address bytes)'
         expect(landed.blockNumber).toBeLessThan(Number(world.world.endBlock))
         const removed = (await undoEntries(fresh.store)).length
         expect(removed).toBeLessThan(freshUndo.length)
-        await expectSameData(fresh.store, migrated)
+        await expectSameData(fresh.store, migrated, { prices: false })
       } finally {
         for (const api of apis) await api.app.close()
         await migrated.close()
@@ -142,14 +149,38 @@ describe('migrations 0012 to 0017 (compact history, Aave tokens, address bytes)'
   }
 })
 
+const PRICE_TABLES = ['token_prices', 'token_price_hours']
+const isPriceEntry = (entry: string) => PRICE_TABLES.some((t) => entry.startsWith(`${t}|`))
+
 /**
  * Every table the indexer writes holds the same rows, but activity, whose items made of a
- * transfer may name another of identical transfers after the migration: compared as items.
+ * transfer may name another of identical transfers after the migration: compared as items;
+ * and prices, compared as the USD prices read from them (after a revert, not at all: their
+ * undo entries were not copied).
  */
-async function expectSameData(fresh: Store, migrated: Store): Promise<void> {
-  const { activity: _a, ...a } = await digestStore(fresh)
-  const { activity: _b, ...b } = await digestStore(migrated)
-  expect(b).toEqual(a)
+async function expectSameData(
+  fresh: Store,
+  migrated: Store,
+  { prices = true }: { prices?: boolean } = {},
+): Promise<void> {
+  const digest = async (s: Store) => {
+    const { activity, token_prices, token_price_hours, ...rest } = await digestStore(s)
+    return rest
+  }
+  expect(await digest(migrated)).toEqual(await digest(fresh))
+  if (prices) {
+    const a = await usdPrices(fresh)
+    expect(a.current.size).toBeGreaterThanOrEqual(3)
+    // Some token is priced through another token than USDC (a row that 0018 made relative).
+    const relayed = await fresh.db
+      .selectFrom('token_prices')
+      .select('token')
+      .where('parent', 'is not', null)
+      .where('parent', 'not in', world.chain.usdc)
+      .execute()
+    expect(relayed.length).toBeGreaterThan(0)
+    expect(await usdPrices(migrated)).toEqual(a)
+  }
   const items = (s: Store) =>
     selectActivity(s.db)
       .orderBy('a.address')
@@ -242,8 +273,26 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
       )
     } else if (table === 'undo_log') {
       rows = (await from.db.selectFrom('undo_log').selectAll().orderBy('id').execute())
-        .filter((row) => !(row.table_name in KEYED_HISTORY))
+        .filter(
+          (row) => !(row.table_name in KEYED_HISTORY || PRICE_TABLES.includes(row.table_name)),
+        )
         .map(({ id, ...row }) => row)
+    } else if (table === 'token_prices') {
+      const { current } = await usdPrices(from)
+      rows = (await from.db.selectFrom('token_prices').selectAll().execute()).flatMap(
+        ({ parent, price, pool_size, ...row }) => {
+          const usd = current.get(row.token as Address)
+          return usd ? [{ ...row, price_usd: usd.priceUsd, pool_size_usd: usd.poolSizeUsd }] : []
+        },
+      )
+    } else if (table === 'token_price_hours') {
+      const { hours } = await usdPrices(from)
+      rows = (await from.db.selectFrom('token_price_hours').selectAll().execute()).flatMap(
+        ({ parent, price, ...row }) => {
+          const usd = hours.get(`${row.token}|${row.hour}`)
+          return usd === undefined ? [] : [{ ...row, price_usd: usd }]
+        },
+      )
     } else {
       rows = await (from.db as unknown as typeof db).selectFrom(table).selectAll().execute()
     }
@@ -286,6 +335,33 @@ function as0011U256(table: string, row: Record<string, unknown>): Record<string,
   const json = (text: unknown) =>
     typeof text === 'string' ? JSON.stringify(old(fields, JSON.parse(text))) : text
   return { ...row, prev: json(row.prev), row_key: json(row.row_key) }
+}
+
+/**
+ * The USD prices a store answers: every current price (`readTokenPrices`), and every hourly
+ * point as `historical_prices` reads it at the time it was set.
+ */
+async function usdPrices(store: Store) {
+  const chain = world.chain
+  const tokens = (await store.db.selectFrom('token_prices').select('token').execute()).map(
+    (r) => r.token as Address,
+  )
+  const current = await readTokenPrices({ db: store.db, chain, assets: tokens })
+  const hours = new Map<string, number>()
+  const points = await store.db.selectFrom('token_price_hours').selectAll().execute()
+  for (const point of points) {
+    const token = point.token as Address
+    const read = await readHistoricalPrices({
+      db: store.db,
+      chain,
+      assets: [token],
+      offsets: [0],
+      at: point.block_time,
+    })
+    const usd = read.get(token)?.[0]?.price_usd
+    if (usd !== undefined) hours.set(`${token}|${point.hour}`, usd)
+  }
+  return { current: new Map([...current].map(([t, p]) => [t, { ...p, pool: null }])), hours }
 }
 
 async function open(store: Store): Promise<TestApi> {

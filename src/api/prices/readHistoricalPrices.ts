@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { ChainConfig } from '../../config/types.ts'
 import type { Address } from '../../evm/types.ts'
+import { type RelativeRow, resolvePrices } from '../../prices/resolvePrices.ts'
 import type { Database } from '../../store/schema.ts'
 import type { Asset } from './readTokenPrices.ts'
 
@@ -10,9 +11,10 @@ const HOUR = 3600
 
 /**
  * `historical_prices`: for each offset h, the last price at or before (head time − h hours),
- * from the hourly points (each the last price of an hour in which the price moved). "Now"
- * is the block time of the chain's indexed head, so answers match the data they sit beside.
- * Offsets without a known price are left out.
+ * from the hourly points (each the last price of an hour in which the price moved, relative
+ * to the route's parent as then), multiplied out with the parents' points of the same time.
+ * "Now" is the block time of the chain's indexed head, so answers match the data they sit
+ * beside. Offsets without a known price are left out.
  */
 export async function readHistoricalPrices({
   db,
@@ -45,10 +47,15 @@ export async function readHistoricalPrices({
   const tokens = [...new Set(assets.map(tokenOf).filter((t): t is Address => t !== null))]
   const byOffset = new Map<number, Map<string, number>>()
   for (const offset of new Set(offsets)) {
-    byOffset.set(
-      offset,
-      await pricesAt({ db, chainId: chain.chainId, tokens, at: now - offset * HOUR }),
-    )
+    const rows = await pointsWithParents({
+      db,
+      chainId: chain.chainId,
+      tokens,
+      anchors: chain.usdc,
+      at: now - offset * HOUR,
+    })
+    const resolved = resolvePrices({ rows, anchors: chain.usdc })
+    byOffset.set(offset, new Map([...resolved].map(([token, p]) => [token, p.priceUsd])))
   }
   for (const asset of new Set(assets)) {
     const token = tokenOf(asset)
@@ -64,9 +71,41 @@ export async function readHistoricalPrices({
 }
 
 const READ_CHUNK = 500
+/** Rounds of parents to read (routes are a few hops). */
+const MAX_DEPTH = 8
+
+/** The points of `tokens` at `at`, and of their parents at `at`, up to USD. */
+async function pointsWithParents({
+  db,
+  chainId,
+  tokens,
+  anchors,
+  at,
+}: {
+  db: Kysely<Database>
+  chainId: number
+  tokens: readonly string[]
+  anchors: readonly string[]
+  at: number
+}): Promise<RelativeRow[]> {
+  const rows = new Map<string, RelativeRow>()
+  let wanted = tokens.filter((t) => !anchors.includes(t))
+  for (let depth = 0; wanted.length > 0 && depth < MAX_DEPTH; depth++) {
+    for (const row of await pointsAt({ db, chainId, tokens: wanted, at })) rows.set(row.token, row)
+    wanted = [
+      ...new Set(
+        wanted.flatMap((t) => {
+          const parent = rows.get(t)?.parent
+          return parent && !rows.has(parent) && !anchors.includes(parent) ? [parent] : []
+        }),
+      ),
+    ]
+  }
+  return [...rows.values()]
+}
 
 /** Per token, the latest hourly point set at or before `at`. */
-async function pricesAt({
+async function pointsAt({
   db,
   chainId,
   tokens,
@@ -76,8 +115,8 @@ async function pricesAt({
   chainId: number
   tokens: readonly string[]
   at: number
-}): Promise<Map<string, number>> {
-  const out = new Map<string, number>()
+}): Promise<RelativeRow[]> {
+  const out: RelativeRow[] = []
   for (let i = 0; i < tokens.length; i += READ_CHUNK) {
     const chunk = tokens.slice(i, i + READ_CHUNK)
     // The hour of each token's latest point set by `at` (an index range per token), then
@@ -94,7 +133,7 @@ async function pricesAt({
     if (latest.length === 0) continue
     const rows = await db
       .selectFrom('token_price_hours')
-      .select(['token', 'price_usd'])
+      .select(['token', 'parent', 'price'])
       .where('chain_id', '=', chainId)
       .where((eb) =>
         eb(
@@ -104,7 +143,7 @@ async function pricesAt({
         ),
       )
       .execute()
-    for (const r of rows) out.set(r.token, r.price_usd)
+    out.push(...rows)
   }
   return out
 }

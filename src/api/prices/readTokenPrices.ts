@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { ChainConfig } from '../../config/types.ts'
 import type { PoolType } from '../../evm/poolTypes.ts'
 import type { Address } from '../../evm/types.ts'
+import { resolvePrices } from '../../prices/resolvePrices.ts'
 import type { Database } from '../../store/schema.ts'
 
 /** An asset as the API names it: a token address, or `native`. */
@@ -20,9 +21,10 @@ export type AssetPrice = {
 const READ_CHUNK = 500
 
 /**
- * Current prices of assets on one chain, from the indexer's `token_prices`. The native asset
- * is priced as the chain's wrapped token; an anchor (USDC) without a row yet is 1.00.
- * Assets without a price are absent from the map.
+ * Current prices of assets on one chain, from the indexer's `token_prices`: each token's row
+ * and its parents' up to USD, read in one query (one snapshot), multiplied out by
+ * `resolvePrices`. The native asset is priced as the chain's wrapped token; an anchor (USDC)
+ * is 1.00. Assets without a price are absent from the map.
  */
 export async function readTokenPrices({
   db,
@@ -41,25 +43,21 @@ export async function readTokenPrices({
   const byToken = new Map<string, AssetPrice>()
   for (let i = 0; i < tokens.length; i += READ_CHUNK) {
     const chunk = tokens.slice(i, i + READ_CHUNK)
-    const rows = await db
-      .selectFrom('token_prices as p')
-      .select(['p.token', 'p.price_usd', 'p.pool_size_usd', 'p.pool'])
-      .where('p.chain_id', '=', chain.chainId)
-      .where('p.token', 'in', chunk)
-      .execute()
+    const rows = await withParents({ db, chainId: chain.chainId, tokens: chunk })
+    const resolved = resolvePrices({ rows, anchors: chain.usdc })
+    const wanted = new Set<string>(chunk)
+    const priced = rows.filter((r) => wanted.has(r.token) && resolved.has(r.token))
     const pools = withPools
       ? await readPools({
           db,
           chainId: chain.chainId,
-          addresses: rows.flatMap((r) => r.pool ?? []),
+          addresses: priced.flatMap((r) => r.pool ?? []),
         })
       : new Map<string, PricePool>()
-    for (const r of rows) {
-      byToken.set(r.token, {
-        priceUsd: r.price_usd,
-        poolSizeUsd: r.pool_size_usd,
-        pool: (r.pool && pools.get(r.pool)) || null,
-      })
+    for (const r of priced) {
+      const price = resolved.get(r.token)
+      if (!price) continue
+      byToken.set(r.token, { ...price, pool: (r.pool && pools.get(r.pool)) || null })
     }
   }
   for (const anchor of chain.usdc) {
@@ -72,6 +70,40 @@ export async function readTokenPrices({
     if (price) out.set(asset, price)
   }
   return out
+}
+
+/** The `token_prices` rows of `tokens` and of every parent up their routes. */
+function withParents({
+  db,
+  chainId,
+  tokens,
+}: {
+  db: Kysely<Database>
+  chainId: number
+  tokens: readonly string[]
+}) {
+  return db
+    .withRecursive('up(token)', (qb) =>
+      qb
+        .selectFrom('token_prices')
+        .select('token')
+        .where('chain_id', '=', chainId)
+        .where('token', 'in', tokens)
+        .union(
+          qb
+            .selectFrom('token_prices as t')
+            .innerJoin('up', 'up.token', 't.token')
+            .select('t.parent as token')
+            .where('t.chain_id', '=', chainId)
+            .where('t.parent', 'is not', null)
+            .$narrowType<{ token: string }>(),
+        ),
+    )
+    .selectFrom('token_prices as p')
+    .innerJoin('up', 'up.token', 'p.token')
+    .select(['p.token', 'p.parent', 'p.price', 'p.pool', 'p.pool_size'])
+    .where('p.chain_id', '=', chainId)
+    .execute()
 }
 
 async function readPools({

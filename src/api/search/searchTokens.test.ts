@@ -40,8 +40,10 @@ function price(address: string, poolSize: number): StateChange {
   const row = {
     chain_id: CHAIN,
     token: address,
-    price_usd: 1,
+    parent: null,
+    price: 1,
     pool: null,
+    pool_size: poolSize,
     pool_size_usd: poolSize,
     block_number: 1,
     block_time: 1,
