@@ -26,6 +26,7 @@ import {
   type ReceivedWebhook,
   subscribe,
 } from '../support/createWebhookReceiver.ts'
+import { storesAtHead } from '../support/storesAtHead.ts'
 import { runIndexer, testChainConfig } from '../support/testChain.ts'
 
 // The reorg soak of issue 14: a world on anvil, followed at the head by one indexer per store,
@@ -169,20 +170,13 @@ async function send(round: number): Promise<void> {
 }
 
 /** Until every store's checkpoint is the node's head, by hash. */
-async function synced(): Promise<{ number: bigint; hash: Hex }> {
-  const until = Date.now() + 60_000
-  for (;;) {
-    const head = await node.getBlock()
-    let done = true
-    for (const side of sides) {
-      const cp = await side.store.store.getCheckpoint(CHAIN_ID)
-      if (cp?.blockHash !== head.hash) done = false
-    }
-    if (done) return { number: head.number, hash: head.hash }
-    if (Date.now() > until) throw new Error(`seed ${SEED}: stores did not reach ${head.number}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const synced = () =>
+  storesAtHead({
+    node,
+    stores: sides.map((s) => s.store.store),
+    chainId: CHAIN_ID,
+    label: `seed ${SEED}`,
+  })
 
 /** Where the node has a transaction now: its block, or undefined when no branch of it does. */
 async function onChain(
