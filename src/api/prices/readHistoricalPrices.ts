@@ -4,6 +4,7 @@ import type { Address } from '../../evm/types.ts'
 import { type RelativeRow, resolvePrices } from '../../prices/resolvePrices.ts'
 import type { Database } from '../../store/schema.ts'
 import type { Asset } from './readTokenPrices.ts'
+import { readWithParents } from './readWithParents.ts'
 
 export type HistoricalPrice = { offset_hours: number; price_usd: number }
 
@@ -47,12 +48,11 @@ export async function readHistoricalPrices({
   const tokens = [...new Set(assets.map(tokenOf).filter((t): t is Address => t !== null))]
   const byOffset = new Map<number, Map<string, number>>()
   for (const offset of new Set(offsets)) {
-    const rows = await pointsWithParents({
-      db,
-      chainId: chain.chainId,
+    const at = now - offset * HOUR
+    const rows = await readWithParents({
       tokens,
       anchors: chain.usdc,
-      at: now - offset * HOUR,
+      read: (keys) => pointsAt({ db, chainId: chain.chainId, tokens: keys, at }),
     })
     const resolved = resolvePrices({ rows, anchors: chain.usdc })
     byOffset.set(offset, new Map([...resolved].map(([token, p]) => [token, p.priceUsd])))
@@ -71,39 +71,6 @@ export async function readHistoricalPrices({
 }
 
 const READ_CHUNK = 500
-/** Rounds of parents to read (routes are a few hops). */
-const MAX_DEPTH = 8
-
-/** The points of `tokens` at `at`, and of their parents at `at`, up to USD. */
-async function pointsWithParents({
-  db,
-  chainId,
-  tokens,
-  anchors,
-  at,
-}: {
-  db: Kysely<Database>
-  chainId: number
-  tokens: readonly string[]
-  anchors: readonly string[]
-  at: number
-}): Promise<RelativeRow[]> {
-  const rows = new Map<string, RelativeRow>()
-  let wanted = tokens.filter((t) => !anchors.includes(t))
-  for (let depth = 0; wanted.length > 0 && depth < MAX_DEPTH; depth++) {
-    for (const row of await pointsAt({ db, chainId, tokens: wanted, at })) rows.set(row.token, row)
-    wanted = [
-      ...new Set(
-        wanted.flatMap((t) => {
-          const parent = rows.get(t)?.parent
-          return parent && !rows.has(parent) && !anchors.includes(parent) ? [parent] : []
-        }),
-      ),
-    ]
-  }
-  return [...rows.values()]
-}
-
 /** Per token, the latest hourly point set at or before `at`. */
 async function pointsAt({
   db,

@@ -4,6 +4,7 @@ import type { PoolType } from '../../evm/poolTypes.ts'
 import type { Address } from '../../evm/types.ts'
 import { resolvePrices } from '../../prices/resolvePrices.ts'
 import type { Database } from '../../store/schema.ts'
+import { readWithParents } from './readWithParents.ts'
 
 /** An asset as the API names it: a token address, or `native`. */
 export type Asset = Address | 'native'
@@ -22,8 +23,7 @@ const READ_CHUNK = 500
 
 /**
  * Current prices of assets on one chain, from the indexer's `token_prices`: each token's row
- * and its parents' up to USD, read in one query (one snapshot), multiplied out by
- * `resolvePrices`. The native asset is priced as the chain's wrapped token; an anchor (USDC)
+ * and its parents' up to USD (`readWithParents`), multiplied out by `resolvePrices`. The native asset is priced as the chain's wrapped token; an anchor (USDC)
  * is 1.00. Assets without a price are absent from the map.
  */
 export async function readTokenPrices({
@@ -43,7 +43,17 @@ export async function readTokenPrices({
   const byToken = new Map<string, AssetPrice>()
   for (let i = 0; i < tokens.length; i += READ_CHUNK) {
     const chunk = tokens.slice(i, i + READ_CHUNK)
-    const rows = await withParents({ db, chainId: chain.chainId, tokens: chunk })
+    const rows = await readWithParents({
+      tokens: chunk,
+      anchors: chain.usdc,
+      read: (keys) =>
+        db
+          .selectFrom('token_prices')
+          .select(['token', 'parent', 'price', 'pool', 'pool_size'])
+          .where('chain_id', '=', chain.chainId)
+          .where('token', 'in', keys)
+          .execute(),
+    })
     const resolved = resolvePrices({ rows, anchors: chain.usdc })
     const wanted = new Set<string>(chunk)
     const priced = rows.filter((r) => wanted.has(r.token) && resolved.has(r.token))
@@ -70,40 +80,6 @@ export async function readTokenPrices({
     if (price) out.set(asset, price)
   }
   return out
-}
-
-/** The `token_prices` rows of `tokens` and of every parent up their routes. */
-function withParents({
-  db,
-  chainId,
-  tokens,
-}: {
-  db: Kysely<Database>
-  chainId: number
-  tokens: readonly string[]
-}) {
-  return db
-    .withRecursive('up(token)', (qb) =>
-      qb
-        .selectFrom('token_prices')
-        .select('token')
-        .where('chain_id', '=', chainId)
-        .where('token', 'in', tokens)
-        .union(
-          qb
-            .selectFrom('token_prices as t')
-            .innerJoin('up', 'up.token', 't.token')
-            .select('t.parent as token')
-            .where('t.chain_id', '=', chainId)
-            .where('t.parent', 'is not', null)
-            .$narrowType<{ token: string }>(),
-        ),
-    )
-    .selectFrom('token_prices as p')
-    .innerJoin('up', 'up.token', 'p.token')
-    .select(['p.token', 'p.parent', 'p.price', 'p.pool', 'p.pool_size'])
-    .where('p.chain_id', '=', chainId)
-    .execute()
 }
 
 async function readPools({
