@@ -40,7 +40,7 @@ import { createStore, type Store } from '../src/store/createStore.ts'
 import type { DialectName } from '../src/store/dialect.ts'
 import { createFaultProxy } from '../test/support/createFaultProxy.ts'
 import { createTestDatabase, TEST_PG_URL } from '../test/support/createTestStore.ts'
-import { formatDisk, measureDisk } from './support/measureDisk.ts'
+import { describePostgresTables, formatDisk, measureDisk } from './support/measureDisk.ts'
 
 const CHAIN_ID = 1
 /** The RPC client's own default, which the indexer's client uses too. */
@@ -528,6 +528,7 @@ async function main(): Promise<void> {
     const stageRows: { name: string; stages: Stages }[] = []
     const disk = new Map<string, Map<string, number>>()
     let undoSpan: { from: number; to: number } | undefined
+    let postgresTables: string[] = []
     for (const dialect of ['sqlite', 'postgres'] as const) {
       let opened: Awaited<ReturnType<typeof openStore>>
       try {
@@ -555,6 +556,12 @@ async function main(): Promise<void> {
       })
       console.log(`Indexed into ${dialect}: ${secs.toFixed(2)} s, ${indexedTransfers} transfers`)
       disk.set(dialect, await measureDisk(opened.store))
+      if (dialect === 'postgres') {
+        postgresTables = await describePostgresTables({
+          store: opened.store,
+          transactions: indexedTxs,
+        })
+      }
       undoSpan ??= await readUndoSpan(opened.store)
       cleanups.splice(cleanups.indexOf(close), 1)
       await close()
@@ -614,6 +621,11 @@ async function main(): Promise<void> {
             `(those ending within finalityDepth ${chain.finalityDepth} of the head): it keeps ` +
             'that size on a longer chain, so it is not a cost per transaction.',
         )
+      }
+      if (postgresTables.length > 0) {
+        console.log('')
+        console.log('PostgreSQL, heap and indexes apart (dead: row versions not yet vacuumed):')
+        for (const line of postgresTables) console.log(line)
       }
     }
     console.log('')

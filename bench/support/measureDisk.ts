@@ -49,3 +49,45 @@ export function formatDisk({
   lines.push(['total'.padEnd(width), ...totals.map((c) => c.toFixed(0).padStart(14))].join(' '))
   return lines
 }
+
+/**
+ * PostgreSQL's tables split: heap and index bytes, rows and dead row versions (not yet
+ * vacuumed), per transaction, and heap bytes per row; tables under 10 B/tx left out. Rows
+ * are counted; dead versions are the statistics' estimate.
+ */
+export async function describePostgresTables({
+  store,
+  transactions,
+}: {
+  store: Store
+  transactions: number
+}): Promise<string[]> {
+  const { rows } = await sql<{
+    table: string
+    heap: string
+    indexes: string
+    dead: string
+  }>`
+    select relname as "table", pg_table_size(relid)::text as heap,
+      pg_indexes_size(relid)::text as indexes, n_dead_tup::text as dead
+    from pg_stat_user_tables`.execute(store.db)
+  const perTx = (n: number) => n / Math.max(1, transactions)
+  const lines = [
+    `${'table'.padEnd(22)} ${'heap B/tx'.padStart(10)} ${'index B/tx'.padStart(10)} ${'rows/tx'.padStart(8)} ${'dead/tx'.padStart(8)} ${'heap B/row'.padStart(10)}`,
+  ]
+  const sorted = rows
+    .map((r) => ({ ...r, heap: Number(r.heap), indexes: Number(r.indexes), dead: Number(r.dead) }))
+    .filter((r) => perTx(r.heap + r.indexes) >= 10)
+    .sort((a, b) => b.heap + b.indexes - (a.heap + a.indexes))
+  for (const r of sorted) {
+    const { count } = await sql<{ count: string }>`
+      select count(*)::text as count from ${sql.table(r.table)}`
+      .execute(store.db)
+      .then((q) => q.rows[0]!)
+    const live = Number(count)
+    lines.push(
+      `${r.table.padEnd(22)} ${perTx(r.heap).toFixed(0).padStart(10)} ${perTx(r.indexes).toFixed(0).padStart(10)} ${perTx(live).toFixed(2).padStart(8)} ${perTx(r.dead).toFixed(2).padStart(8)} ${(live > 0 ? r.heap / (live + r.dead) : 0).toFixed(0).padStart(10)}`,
+    )
+  }
+  return lines
+}
