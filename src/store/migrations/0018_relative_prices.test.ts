@@ -4,9 +4,13 @@ import { createTestDatabase, DIALECTS } from '../../../test/support/createTestSt
 import { readHistoricalPrices } from '../../api/prices/readHistoricalPrices.ts'
 import { readTokenPrices } from '../../api/prices/readTokenPrices.ts'
 import type { Address } from '../../evm/types.ts'
+import { createPriceGraph } from '../../prices/createPriceGraph.ts'
+import { resolvePrices } from '../../prices/resolvePrices.ts'
 import { BATCH_MARKER } from '../applyBatch.ts'
 import { createStore, type Store } from '../createStore.ts'
 import { migrateToLatest } from '../migrateToLatest.ts'
+import type { TokenPriceTable } from '../schema.ts'
+import { toU256 } from '../u256.ts'
 
 const CHAIN = 1
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
@@ -123,5 +127,116 @@ describe.each(DIALECTS)('migration 0018_relative_prices (%s)', (dialect) => {
         { offset_hours: 0, price_usd: 2 },
       ],
     })
+  })
+
+  test('behavior: the price graph rewrites the USD rows relative at its first batch, at the same prices', async () => {
+    const database = await createTestDatabase(dialect)
+    const store: Store = createStore({ url: database.url })
+    cleanup = async () => {
+      await store.close()
+      await database.drop()
+    }
+    await migrateToLatest({ db: store.db, caps: store.caps, upTo: '0017_history_addresses' })
+    const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>
+    const FACTORY = addr(80)
+    const WETH_USDC = addr(81)
+    const TKA_WETH = addr(82)
+    // As the 0017 indexer wrote them: WETH $3,000 (1,000 WETH / 3,000,000 USDC), TKA $3
+    // (100,000 TKA / 100 WETH), in USD.
+    const old = (token: Address, usd: number, pool: Address | null, size: number) => ({
+      chain_id: CHAIN,
+      token,
+      price_usd: usd,
+      pool,
+      pool_size_usd: size,
+      block_number: 5,
+      block_time: 5000,
+    })
+    await db
+      .insertInto('token_prices')
+      .values([
+        old(USDC, 1, null, 6e6),
+        old(WETH, 3000, WETH_USDC, 6e6),
+        old(TKA, 3, TKA_WETH, 6e5),
+      ])
+      .execute()
+    await store.migrate()
+    const before = await readTokenPrices({ db: store.db, chain, assets: [TKA, WETH] })
+    for (const [address, decimals] of [
+      [USDC, 6],
+      [WETH, 18],
+      [TKA, 18],
+    ] as const) {
+      await store.db
+        .insertInto('tokens')
+        .values({
+          chain_id: CHAIN,
+          address,
+          standard: 'erc20',
+          name: null,
+          symbol: null,
+          decimals,
+          total_supply: null,
+          rebasing: 0,
+          first_block: 1,
+          block_number: 1,
+        })
+        .execute()
+    }
+    const pool = (address: Address, token0: Address, token1: Address, r0: bigint, r1: bigint) => ({
+      chain_id: CHAIN,
+      address,
+      type: 'uniswap_v2' as const,
+      trusted: 1,
+      factory: FACTORY,
+      token0,
+      token1,
+      fee: null,
+      reserve0: toU256(r0),
+      reserve1: toU256(r1),
+      sqrt_price_x96: null,
+      tick: null,
+      liquidity: null,
+      block_number: 5,
+    })
+    const pools = [
+      pool(WETH_USDC, USDC, WETH, 3_000_000n * 10n ** 6n, 1000n * 10n ** 18n),
+      pool(TKA_WETH, WETH, TKA, 100n * 10n ** 18n, 100_000n * 10n ** 18n),
+    ]
+    await store.db.insertInto('pools').values(pools).execute()
+
+    const graph = createPriceGraph({
+      store,
+      chain: {
+        chainId: CHAIN,
+        usdc: [USDC],
+        wrappedNative: WETH,
+        dexFactories: [{ type: 'uniswap_v2', address: FACTORY }],
+        minPoolLiquidityUsd: 1000,
+      },
+    })
+    await graph.load()
+    // The first batch touches a pool without moving it: every price is compared with the store.
+    const changes = graph.update({
+      pools: [pools[0]!],
+      decimals: new Map(),
+      blockNumber: 6,
+      blockTime: 7200,
+    })
+    const rows = new Map(
+      changes.flatMap((c) =>
+        c.table === 'token_prices' && c.row ? [[c.key.token, c.row as TokenPriceTable]] : [],
+      ),
+    )
+    expect(rows.get(TKA)).toMatchObject({ parent: WETH, pool: TKA_WETH })
+    expect(rows.get(TKA)?.price).toBeCloseTo(0.001, 15)
+    expect(rows.get(TKA)?.pool_size).toBeCloseTo(200, 9)
+    expect(rows.get(WETH)).toMatchObject({ parent: USDC, price: 3000, pool: WETH_USDC })
+    const hours = changes.filter((c) => c.table === 'token_price_hours').map((c) => c.key.token)
+    expect(hours.sort()).toEqual([WETH, TKA].sort())
+    const after = resolvePrices({ rows: rows.values(), anchors: [USDC] })
+    expect(after.get(TKA)?.priceUsd).toBeCloseTo(before.get(TKA)!.priceUsd, 12)
+    expect(after.get(TKA)?.poolSizeUsd).toBeCloseTo(before.get(TKA)!.poolSizeUsd, 6)
+    expect(after.get(WETH)?.priceUsd).toBe(before.get(WETH)?.priceUsd)
   })
 })
