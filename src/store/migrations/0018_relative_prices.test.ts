@@ -25,15 +25,20 @@ describe.each(DIALECTS)('migration 0018_relative_prices (%s)', (dialect) => {
     await cleanup?.()
     cleanup = undefined
   })
-
-  test('default: USD prices written before it read the same, and a revert restores them', async () => {
+  /** A new database migrated up to the migration before 0018, closed and dropped after the test. */
+  const storeAt0017 = async (): Promise<Store> => {
     const database = await createTestDatabase(dialect)
-    const store: Store = createStore({ url: database.url })
+    const store = createStore({ url: database.url })
     cleanup = async () => {
       await store.close()
       await database.drop()
     }
     await migrateToLatest({ db: store.db, caps: store.caps, upTo: '0017_history_addresses' })
+    return store
+  }
+
+  test('default: USD prices written before it read the same, and a revert restores them', async () => {
+    const store = await storeAt0017()
     // As the 0017 indexer wrote them: USD prices, one batch (block 5) kept for undo that
     // changed TKA's price from $2 to $2.5 and wrote its hourly point.
     const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>
@@ -130,13 +135,7 @@ describe.each(DIALECTS)('migration 0018_relative_prices (%s)', (dialect) => {
   })
 
   test('behavior: the price graph rewrites the USD rows relative at its first batch, at the same prices', async () => {
-    const database = await createTestDatabase(dialect)
-    const store: Store = createStore({ url: database.url })
-    cleanup = async () => {
-      await store.close()
-      await database.drop()
-    }
-    await migrateToLatest({ db: store.db, caps: store.caps, upTo: '0017_history_addresses' })
+    const store = await storeAt0017()
     const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>
     const FACTORY = addr(80)
     const WETH_USDC = addr(81)
