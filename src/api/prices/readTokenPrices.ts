@@ -23,8 +23,9 @@ const READ_CHUNK = 500
 
 /**
  * Current prices of assets on one chain, from the indexer's `token_prices`: each token's row
- * and its parents' up to USD (`readWithParents`), multiplied out by `resolvePrices`. The native asset is priced as the chain's wrapped token; an anchor (USDC)
- * is 1.00. Assets without a price are absent from the map.
+ * and its parents' up to USD (`readWithParents`), multiplied out by `resolvePrices`. The
+ * native asset is priced as the chain's wrapped token; an anchor (USDC) is 1.00. Assets
+ * without a price are absent from the map.
  */
 export async function readTokenPrices({
   db,
