@@ -3,6 +3,7 @@ import { CHAIN_CATALOGUE } from '../chains/catalogue.ts'
 import { resolveCatalogue } from '../chains/resolveCatalogue.ts'
 import { toDefiDeployment } from '../defi/defiProtocolEntry.ts'
 import { dexDeployment } from '../prices/dexDeployments.ts'
+import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { CHAIN_DEFAULTS, GLOBAL_DEFAULTS, type GlobalSettings } from './fields.ts'
 import { InvalidConfigError } from './InvalidConfigError.ts'
 import type { Layer } from './layer.ts'
@@ -148,8 +149,7 @@ function resolveDatabase({
 }): string {
   if (database === undefined) return resolve(dataDir, 'scry.sqlite')
   if (database === ':memory:' || /^postgres(ql)?:\/\//i.test(database)) return database
-  // `sqlite:` / `sqlite://` URLs name the file after the prefix, as the store reads them.
-  return resolve(cwd, database.replace(/^sqlite:(\/\/)?/i, ''))
+  return resolve(cwd, sqliteFilePath(database))
 }
 
 function pathOf(file: Awaited<ReturnType<typeof loadConfigFile>>): string | undefined {

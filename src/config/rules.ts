@@ -5,6 +5,7 @@ import {
 } from '../defi/defiProtocolEntry.ts'
 import { type DexFactory, POOL_TYPES, type PoolType } from '../evm/poolTypes.ts'
 import { redactUrl } from '../utils/redactUrl.ts'
+import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 
 /** Outcome of reading one option: its value, or what was expected and what was found. */
 export type Parsed<T> = { value: T } | { error: string }
@@ -199,9 +200,7 @@ export const databaseRule: Rule<string> = (() => {
     if (typeof value !== 'string' || value.trim() === '') return invalid(expected, value)
     const text = value.trim()
     if (/^sqlite:/i.test(text)) {
-      return text.replace(/^sqlite:(\/\/)?/i, '') === ''
-        ? invalid(expected, value)
-        : { value: text }
+      return sqliteFilePath(text) === '' ? invalid(expected, value) : { value: text }
     }
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { value: text }
     const url = parseUrl(text)

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { ConfigError } from '../internal/errors.ts'
+import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { type DialectCaps, type DialectName, dialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
 
@@ -48,7 +49,7 @@ export function openDatabase({
       sqlite: undefined,
     }
   }
-  const file = url.replace(/^sqlite:(\/\/)?/i, '')
+  const file = sqliteFilePath(url)
   if (file === '') throw new ConfigError('The database path is empty.')
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const sqlite = new SQLite(file)
