@@ -1,4 +1,5 @@
 import type { Insertable, Transaction } from 'kysely'
+import { addressTransactionsToStore } from './addressTransactionsToStore.ts'
 import type { Row, RowWriter } from './createRowWriter.ts'
 import type {
   ActivityRecord,
@@ -32,6 +33,7 @@ export type BatchWrite = {
   blocks: Insertable<Database['blocks']>[]
   transactions: TransactionRecord[]
   logs: LogRecord[]
+  /** Every (address, transaction) pair; the store keeps those without an activity item. */
   addressTransactions: AddressTransactionRecord[]
   transfers: TransferRecord[]
   activity: ActivityRecord[]
@@ -57,10 +59,11 @@ export async function applyBatch({
   await writer.insert(trx, 'blocks', batch.blocks)
   await writer.insert(trx, 'transactions', batch.transactions.map(toStoredTransaction))
   await writer.insert(trx, 'logs', batch.logs.map(toStoredLog))
+  const addressTransactions = addressTransactionsToStore(batch)
   await writer.insert(
     trx,
     'address_transactions',
-    batch.addressTransactions.map(toStoredAddressTransaction),
+    addressTransactions.map(toStoredAddressTransaction),
   )
   await writer.insert(trx, 'transfers', batch.transfers.map(toStoredTransfer))
   await writer.insert(trx, 'activity', batch.activity.map(toStoredActivity))
@@ -71,7 +74,7 @@ export async function applyBatch({
     const undo: Row[] = [undoRow(batch, BATCH_MARKER, {}, null)]
     const keyed: [KeyedHistoryTable, readonly Row[]][] = [
       ['activity', batch.activity],
-      ['address_transactions', batch.addressTransactions],
+      ['address_transactions', addressTransactions],
     ]
     for (const [table, rows] of keyed) {
       for (const row of rows)

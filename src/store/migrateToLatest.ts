@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_compact_u256.ts'
 import * as m0016 from './migrations/0016_defi_token_pool.ts'
 import * as m0017 from './migrations/0017_history_addresses.ts'
 import * as m0018 from './migrations/0018_relative_prices.ts'
+import * as m0019 from './migrations/0019_address_transactions_beyond_activity.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0016_defi_token_pool': m0016,
   '0017_history_addresses': m0017,
   '0018_relative_prices': m0018,
+  '0019_address_transactions_beyond_activity': m0019,
 }
 
 export async function migrateToLatest({

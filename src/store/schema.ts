@@ -195,7 +195,10 @@ export type AddressTransactionRecord = {
   block_time: number
 }
 
-/** Stored: the address as bytes (migration 0017). */
+/**
+ * Stored: the address as bytes (migration 0017), and only pairs the address has no activity
+ * item in (0019, `addressTransactionsToStore`).
+ */
 export type AddressTransactionTable = Omit<AddressTransactionRecord, 'address'> & {
   address: Uint8Array
 }

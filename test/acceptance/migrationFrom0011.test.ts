@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readHistoricalPrices } from '../../src/api/prices/readHistoricalPrices.ts'
 import { readTokenPrices } from '../../src/api/prices/readTokenPrices.ts'
+import { ZERO_ADDRESS } from '../../src/evm/derive/zeroAddress.ts'
 import type { Address } from '../../src/evm/types.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
-import { bytesToHex, bytesToHexOrNull } from '../../src/store/hexBytes.ts'
+import { bytesToHex, bytesToHexOrNull, hexToBytes } from '../../src/store/hexBytes.ts'
 import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
 import { activityRecordOf, selectActivity } from '../../src/store/selectActivity.ts'
 import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
@@ -17,12 +18,13 @@ import { createTestDatabase, createTestStore, DIALECTS } from '../support/create
 import { digestStore } from '../support/digestStore.ts'
 
 // Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
-// (keyed history undo), 0014 (history bytes), 0015 (compact uint256) and 0017 (history
-// addresses as bytes), migrated, holds what indexing the same world writes today, answers
-// every wallet endpoint the same and reverts the same. The "before" database is the indexed
-// world written in the 0011 schema: every table copied as it is, activity as the full items
-// (`selectActivity`), transfers with their transaction's hash and time, transactions, logs and
-// every address in hex text, uint256 values as 64 hex digits, and the undo log without the
+// (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
+// addresses as bytes) and 0019 (address_transactions beyond activity), migrated, holds what
+// indexing the same world writes today, answers every wallet endpoint the same and reverts
+// the same. The "before" database is the indexed world written in the 0011 schema: every
+// table copied as it is, activity as the full items (`selectActivity`), transfers with their
+// transaction's hash and time, every (address, transaction) pair in `address_transactions`,
+// transactions, logs and every address in hex text, uint256 values as 64 hex digits, and the undo log without the
 // entries naming history rows, which is exactly what the 0011 indexer wrote. Prices are the
 // exception (0018 keeps them relative to the route's parent): the copy holds today's prices
 // and hourly points in USD, as 0011 stored them, without their undo entries (0018's own test
@@ -58,7 +60,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0018 (compact history, Aave tokens, address bytes, relative prices)', () => {
+describe('migrations 0012 to 0019 (compact history, Aave tokens, address bytes, relative prices, fewer address rows)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -78,6 +80,7 @@ describe('migrations 0012 to 0018 (compact history, Aave tokens, address bytes, 
             '0016_defi_token_pool',
             '0017_history_addresses',
             '0018_relative_prices',
+            '0019_address_transactions_beyond_activity',
           ],
         })
         await expectSameData(fresh.store, migrated)
@@ -258,9 +261,17 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
           })),
         )
     } else if (table === 'address_transactions') {
-      rows = (await from.db.selectFrom('address_transactions').selectAll().execute()).map(
-        (row) => ({ ...row, address: bytesToHex(row.address) }),
-      )
+      // Every pair, as before 0019: the stored rows and the pairs of the activity items.
+      const items = await from.db
+        .selectFrom('activity')
+        .select(['address', 'block_time', 'chain_id', 'block_number', 'tx_index'])
+        .distinct()
+        .where('address', '!=', hexToBytes(ZERO_ADDRESS))
+        .execute()
+      const stored = await from.db.selectFrom('address_transactions').selectAll().execute()
+      expect(stored.length).toBeGreaterThan(100)
+      expect(items.length).toBeGreaterThan(stored.length)
+      rows = [...stored, ...items].map((row) => ({ ...row, address: bytesToHex(row.address) }))
     } else if (table === 'transactions') {
       rows = (await from.db.selectFrom('transactions').selectAll().execute()).map(
         fromStoredTransaction,

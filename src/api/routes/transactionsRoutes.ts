@@ -1,6 +1,5 @@
 import { Type } from 'typebox'
 import { toTransactionItem } from '../../items/toTransactionItem.ts'
-import { hexToBytes } from '../../store/hexBytes.ts'
 import type { LogRecord } from '../../store/schema.ts'
 import { fromStoredLog } from '../../store/toStoredLog.ts'
 import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
@@ -24,6 +23,7 @@ import {
   WarningSchema,
 } from '../params.ts'
 import { meterRequest } from '../registerAuth.ts'
+import { type Position, readWalletTransactions } from '../transactions/readWalletTransactions.ts'
 
 const DEFAULT_LIMIT = 100
 const MAX_LIMIT = 100
@@ -68,9 +68,6 @@ const TransactionSchema = Type.Object({
   ),
   decoded: Type.Optional(DecodedSchema),
 })
-
-/** Keyset position: address_transactions' key columns after the address (migration 0012). */
-type Position = [blockTime: number, chainId: number, blockNumber: number, txIndex: number]
 
 /** GET /v1/evm/transactions/{address}: transactions touching a wallet, newest first. */
 export const transactionsRoutes: RouteModule = async (app, ctx) => {
@@ -125,34 +122,13 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       if (chainIds.length === 0) return { ...base, transactions: [], ...answerTimes(reply) }
 
       const db = ctx.reads.db
-      let q = db
-        .selectFrom('address_transactions as a')
-        .innerJoin('transactions as t', (join) =>
-          join
-            .onRef('t.chain_id', '=', 'a.chain_id')
-            .onRef('t.block_number', '=', 'a.block_number')
-            .onRef('t.tx_index', '=', 'a.tx_index'),
-        )
-        .selectAll('t')
-        .where('a.address', '=', hexToBytes(address))
-        .where('a.chain_id', 'in', chainIds)
-      if (after) {
-        const [time, chain, block, index] = after
-        q = q.where((eb) =>
-          eb(
-            eb.refTuple('a.block_time', 'a.chain_id', 'a.block_number', 'a.tx_index'),
-            '<',
-            eb.tuple(time, chain, block, index),
-          ),
-        )
-      }
-      const rows = await q
-        .orderBy('a.block_time', 'desc')
-        .orderBy('a.chain_id', 'desc')
-        .orderBy('a.block_number', 'desc')
-        .orderBy('a.tx_index', 'desc')
-        .limit(limit + 1)
-        .execute()
+      const { positions, rows } = await readWalletTransactions({
+        db,
+        address,
+        chainIds,
+        after,
+        count: limit + 1,
+      })
       const page = rows.slice(0, limit)
 
       const logs =
@@ -203,16 +179,8 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
           registry: decode ? registry : undefined,
         }),
       )
-      const last = page[page.length - 1]
-      const next =
-        rows.length > limit && last
-          ? ctx.cursors.encode(scope, [
-              Number(last.block_time),
-              Number(last.chain_id),
-              Number(last.block_number),
-              Number(last.tx_index),
-            ] satisfies Position)
-          : undefined
+      const last = positions[limit - 1]
+      const next = positions.length > limit && last ? ctx.cursors.encode(scope, last) : undefined
       return {
         ...base,
         transactions,

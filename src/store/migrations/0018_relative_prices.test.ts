@@ -107,7 +107,7 @@ describe.each(DIALECTS)('migration 0018_relative_prices (%s)', (dialect) => {
         history: then.get(TKA),
       }
     }
-    expect(await store.migrate()).toEqual({ applied: ['0018_relative_prices'] })
+    expect((await store.migrate()).applied[0]).toBe('0018_relative_prices')
     expect(await read()).toEqual({
       tka: { priceUsd: 2.5, poolSizeUsd: 1e5, pool: null },
       native: 3000,

@@ -1,0 +1,212 @@
+import type { Kysely, Selectable } from 'kysely'
+import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
+import { hexToBytes } from '../../store/hexBytes.ts'
+import type { Database } from '../../store/schema.ts'
+
+/** A wallet's transaction in the API's order: time, chain, block, position, newest first. */
+export type Position = [blockTime: number, chainId: number, blockNumber: number, txIndex: number]
+
+/** Activity rows read per round at first; doubled each round a wallet needs more. */
+const FIRST_ROUND = 64
+const MAX_ROUND = 8192
+
+/**
+ * Up to `count` transactions of a wallet after `after`, newest first, as stored. A wallet's
+ * transactions are those of its activity items and its `address_transactions` rows, which
+ * hold only the pairs without an item (migration 0019, `addressTransactionsToStore`): both
+ * are read in key order from `after` and merged. Activity is keyed by item, not by
+ * transaction; its items come in block order and, within a block, in transaction order
+ * (`seq`), so one transaction's items are neighbours and are taken once.
+ */
+export async function readWalletTransactions({
+  db,
+  address,
+  chainIds,
+  after,
+  count,
+}: {
+  db: Kysely<Database>
+  address: string
+  chainIds: readonly number[]
+  after: Position | undefined
+  count: number
+}): Promise<{
+  /** Where each row stands (the cursor of the next page is a position). */
+  positions: Position[]
+  rows: Selectable<Database['transactions']>[]
+}> {
+  const wallet = hexToBytes(address)
+  const [fromItems, fromRows] = await Promise.all([
+    // The zero address takes part in no transaction (`deriveHistory`), though mints and
+    // burns name it in items.
+    address === ZERO_ADDRESS ? [] : readItemPositions({ db, wallet, chainIds, after, count }),
+    readRowPositions({ db, wallet, chainIds, after, count }),
+  ])
+  const merged = mergePositions(fromItems, fromRows).slice(0, count)
+  if (merged.length === 0) return { positions: [], rows: [] }
+
+  const stored = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where((eb) =>
+      eb(
+        eb.refTuple('chain_id', 'block_number', 'tx_index'),
+        'in',
+        merged.map(([, chain, block, index]) => eb.tuple(chain, block, index)),
+      ),
+    )
+    .execute()
+  const byKey = new Map(
+    stored.map((row) => [
+      `${Number(row.chain_id)}:${Number(row.block_number)}:${Number(row.tx_index)}`,
+      row,
+    ]),
+  )
+  // A pair is written in the batch of its transaction, so every position has its row.
+  const positions = merged.filter(([, chain, block, index]) =>
+    byKey.has(`${chain}:${block}:${index}`),
+  )
+  const rows = positions.map(
+    ([, chain, block, index]) =>
+      byKey.get(`${chain}:${block}:${index}`) as Selectable<Database['transactions']>,
+  )
+  return { positions, rows }
+}
+
+type Scan = {
+  db: Kysely<Database>
+  wallet: Uint8Array
+  chainIds: readonly number[]
+  after: Position | undefined
+  count: number
+}
+
+/** The wallet's `address_transactions` rows after `after`, in key order. */
+async function readRowPositions({ db, wallet, chainIds, after, count }: Scan) {
+  let q = db
+    .selectFrom('address_transactions')
+    .select(['block_time', 'chain_id', 'block_number', 'tx_index'])
+    .where('address', '=', wallet)
+    .where('chain_id', 'in', chainIds)
+  if (after) {
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('block_time', 'chain_id', 'block_number', 'tx_index'),
+        '<',
+        eb.tuple(...after),
+      ),
+    )
+  }
+  const rows = await q
+    .orderBy('block_time', 'desc')
+    .orderBy('chain_id', 'desc')
+    .orderBy('block_number', 'desc')
+    .orderBy('tx_index', 'desc')
+    .limit(count)
+    .execute()
+  return rows.map(positionOf)
+}
+
+/**
+ * The transactions of the wallet's activity items after `after`: items in key order (time,
+ * chain, block, seq), in rounds until `count` distinct transactions or the last item.
+ */
+async function readItemPositions({ db, wallet, chainIds, after, count }: Scan) {
+  const positions: Position[] = []
+  let from: [number, number, number, number] | undefined
+  for (let round = Math.max(FIRST_ROUND, 2 * count); ; round = Math.min(2 * round, MAX_ROUND)) {
+    let q = db
+      .selectFrom('activity')
+      .select(['block_time', 'chain_id', 'block_number', 'tx_index', 'seq'])
+      .where('address', '=', wallet)
+      .where('chain_id', 'in', chainIds)
+    if (after) {
+      const [time, chain, block, index] = after
+      // The block's part is a range of the key; the position within it, a filter.
+      q = q
+        .where((eb) =>
+          eb(
+            eb.refTuple('block_time', 'chain_id', 'block_number'),
+            '<=',
+            eb.tuple(time, chain, block),
+          ),
+        )
+        .where((eb) =>
+          eb.or([
+            eb(
+              eb.refTuple('block_time', 'chain_id', 'block_number'),
+              '<',
+              eb.tuple(time, chain, block),
+            ),
+            eb('tx_index', '<', index),
+          ]),
+        )
+    }
+    if (from) {
+      const key = from
+      q = q.where((eb) =>
+        eb(eb.refTuple('block_time', 'chain_id', 'block_number', 'seq'), '<', eb.tuple(...key)),
+      )
+    }
+    const items = await q
+      .orderBy('block_time', 'desc')
+      .orderBy('chain_id', 'desc')
+      .orderBy('block_number', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(round)
+      .execute()
+    for (const item of items) {
+      const position = positionOf(item)
+      const last = positions[positions.length - 1]
+      if (last && comparePositions(last, position) === 0) continue
+      positions.push(position)
+      if (positions.length === count) return positions
+    }
+    const last = items[items.length - 1]
+    if (!last || items.length < round) return positions
+    from = [
+      Number(last.block_time),
+      Number(last.chain_id),
+      Number(last.block_number),
+      Number(last.seq),
+    ]
+  }
+}
+
+const positionOf = (row: {
+  block_time: number
+  chain_id: number
+  block_number: number
+  tx_index: number
+}): Position => [
+  Number(row.block_time),
+  Number(row.chain_id),
+  Number(row.block_number),
+  Number(row.tx_index),
+]
+
+/** Newest first: > 0 when `a` comes after `b` in the list. */
+function comparePositions(a: Position, b: Position): number {
+  for (let i = 0; i < 4; i++) {
+    const d = (b[i] as number) - (a[i] as number)
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+/** Two newest-first lists as one, each position once. Pure. */
+export function mergePositions(a: readonly Position[], b: readonly Position[]): Position[] {
+  const out: Position[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    const x = a[i]
+    const y = b[j]
+    const c = x && y ? comparePositions(x, y) : x ? -1 : 1
+    const next = (c <= 0 ? x : y) as Position
+    if (c <= 0) i++
+    if (c >= 0) j++
+    out.push(next)
+  }
+  return out
+}
