@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { addressTransactionsToStore } from '../../src/store/addressTransactionsToStore.ts'
 import type { BatchWrite } from '../../src/store/applyBatch.ts'
 import type { Store } from '../../src/store/createStore.ts'
 import type { DatasetOptions } from './generateDataset.ts'
@@ -71,7 +72,7 @@ function count(counts: FillCounts, batch: BatchWrite) {
   counts.blocks += batch.blocks.length
   counts.transactions += batch.transactions.length
   counts.logs += batch.logs.length
-  counts.address_transactions += batch.addressTransactions.length
+  counts.address_transactions += addressTransactionsToStore(batch).length
   counts.transfers += batch.transfers.length
   counts.activity += batch.activity.length
   for (const change of batch.state) counts[change.table as keyof FillCounts]++
