@@ -59,6 +59,9 @@ export type PricedToken = TokenPrice & RelativePrice
  * the tokens routed through those), and tokens a changed pool may now offer a better route
  * to; everything else keeps its route. Work per call grows with what changed, not with the
  * number of pools (a widest-path search, restarted from the boundary of the affected part).
+ * A token whose route's pool changed but still prices it from the same parent keeps its
+ * subtree, re-priced in place; only the neighbours of the re-priced tokens are then checked
+ * for better routes (a swap in WETH/USDC re-prices WETH's subtree without searching it).
  * Prices and route widths equal a search from scratch where the pools agree on prices; among
  * equally wide routes the deeper last pool wins, and which of two such routes a token keeps
  * may depend on the order the pools changed in (no route may run through its own token).
@@ -313,6 +316,47 @@ export function createPriceRoutes({
         }
       }
 
+      /** Tokens re-priced in place (`rescale`), whose neighbours are checked afterwards. */
+      const moved: Address[] = []
+      /**
+       * The pool of `token`'s route changed but still prices it from the same parent: the
+       * token and the tokens routed through it keep their routes with new prices and widths
+       * (new node objects, so candidates offered by the old ones go stale), instead of being
+       * taken out and searched again. A descendant whose pool no longer carries the route is
+       * taken out. Whether a neighbour now offers a better route, or is offered one, is
+       * checked once every change is in (after the changed pools).
+       */
+      const rescale = (token: Address, q: Quoted): boolean => {
+        const node = routes.get(token)
+        const parent = node?.parent
+        const parentNode = parent ? routes.get(parent) : undefined
+        const c = parent && parentNode ? via(parentNode, parent, q) : undefined
+        if (!node || !c || c.token !== token) return false
+        const stack: [Address, Candidate][] = [[token, c]]
+        while (stack.length > 0) {
+          const [t, offer] = stack.pop() as [Address, Candidate]
+          const old = routes.get(t) as Node
+          const next: Node = {
+            ...old,
+            priceUsd: offer.price,
+            rel: offer.rel,
+            width: offer.width,
+            hop: offer.hop,
+          }
+          routes.set(t, next)
+          dirty.add(t)
+          moved.push(t)
+          for (const child of children.get(t) ?? []) {
+            const childNode = routes.get(child)
+            const cq = childNode?.pool ? quotes.get(childNode.pool) : undefined
+            const childOffer = cq && via(next, t, cq)
+            if (childOffer && childOffer.token === child) stack.push([child, childOffer])
+            else invalidate(child)
+          }
+        }
+        return true
+      }
+
       if (!seeded) {
         seeded = true
         for (const a of anchorSet) {
@@ -331,7 +375,7 @@ export function createPriceRoutes({
         if (q) quotes.set(address, q)
         else quotes.delete(address)
         const user = users.get(address)
-        if (user) invalidate(user)
+        if (user && !(q && rescale(user, q))) invalidate(user)
         if (!q) continue
         for (const [from, to] of [
           [q.pool.token0, q.pool.token1],
@@ -349,6 +393,30 @@ export function createPriceRoutes({
       }
       const resized = [...changedPools]
       changedPools.clear()
+      // The re-priced tokens' neighbours: a better route through them, or a better one to them.
+      for (const token of moved) {
+        if (!routes.has(token)) continue
+        for (const address of byToken.get(token) ?? []) {
+          const pq = quotes.get(address)
+          const node = routes.get(token)
+          if (!pq || !node) continue
+          const other = pq.pool.token0 === token ? pq.pool.token1 : pq.pool.token0
+          const offered = via(node, token, pq)
+          const current = routes.get(other)
+          if (offered && (!current || (better(offered, current) && !routesThrough(token, other)))) {
+            if (current) invalidate(other)
+            dirty.add(other)
+            heap.push(offered)
+          }
+          const otherNode = routes.get(other)
+          const back = otherNode && via(otherNode, other, pq)
+          const now = routes.get(token)
+          if (back && now && better(back, now) && !routesThrough(other, token)) {
+            invalidate(token)
+            heap.push(back)
+          }
+        }
+      }
 
       for (let next = heap.pop(); next; next = heap.pop()) {
         steps++
