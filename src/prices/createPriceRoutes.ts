@@ -401,13 +401,20 @@ export function createPriceRoutes({
           const node = routes.get(token)
           if (!pq || !node) continue
           const other = pq.pool.token0 === token ? pq.pool.token1 : pq.pool.token0
-          const offered = via(node, token, pq)
           const current = routes.get(other)
-          if (offered && (!current || (better(offered, current) && !routesThrough(token, other)))) {
-            if (current) invalidate(other)
-            dirty.add(other)
-            heap.push(offered)
+          // A tree edge offers each side what it already has: nothing to check that way.
+          if (!(current?.pool === address && current.parent === token)) {
+            const offered = via(node, token, pq)
+            if (
+              offered &&
+              (!current || (better(offered, current) && !routesThrough(token, other)))
+            ) {
+              if (current) invalidate(other)
+              dirty.add(other)
+              heap.push(offered)
+            }
           }
+          if (node.pool === address && node.parent === other) continue
           const otherNode = routes.get(other)
           const back = otherNode && via(otherNode, other, pq)
           const now = routes.get(token)
@@ -469,9 +476,11 @@ export function createPriceRoutes({
         for (const address of byToken.get(token) ?? []) {
           const pool = pools.get(address)
           if (!pool) continue
-          const anchored = [pool.token0, pool.token1].filter((t) => anchorSet.has(t))
-          for (const t of anchored) sizeAnchors.add(t)
-          if (anchored.length > 0) resize(address)
+          const a0 = anchorSet.has(pool.token0)
+          const a1 = anchorSet.has(pool.token1)
+          if (a0) sizeAnchors.add(pool.token0)
+          if (a1) sizeAnchors.add(pool.token1)
+          if (a0 || a1) resize(address)
         }
         const node = routes.get(token)
         if (node?.pool && node.parent) {
