@@ -23,6 +23,12 @@ export type DialectCaps = {
    * PostgreSQL `pg_trgm` GIN index (see `searchTokens`).
    */
   textSearch: 'fts5_trigram' | 'pg_trgm'
+  /**
+   * How a query matches a list of composite keys (`keysIn`): SQLite's row-value `in` list, or
+   * on PostgreSQL a semi-join against `unnest` of one array per column (for 101 keys of
+   * `transactions`, 0.07 ms of planning against 3.9 ms for the `in` list's 101-way `OR`).
+   */
+  keyList: 'row_values' | 'unnest'
 }
 
 export function dialectCaps(name: DialectName): DialectCaps {
@@ -36,6 +42,7 @@ export function dialectCaps(name: DialectName): DialectCaps {
         maxParams: 30_000,
         autoId: (c) => c.autoIncrement().primaryKey(),
         textSearch: 'fts5_trigram',
+        keyList: 'row_values',
       }
     case 'postgres':
       return {
@@ -46,6 +53,7 @@ export function dialectCaps(name: DialectName): DialectCaps {
         maxParams: 60_000,
         autoId: (c) => c.generatedAlwaysAsIdentity().primaryKey(),
         textSearch: 'pg_trgm',
+        keyList: 'unnest',
       }
     default: {
       const never: never = name

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
 import { bytesToHex, hexToBytes } from '../../store/hexBytes.ts'
+import { keysIn } from '../../store/keysIn.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
 import { activityRecordOf, selectActivity } from '../../store/selectActivity.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
@@ -203,12 +204,15 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
           : await db
               .selectFrom('tokens')
               .select(['chain_id', 'address', 'name', 'symbol', 'decimals', 'standard'])
-              .where((eb) =>
-                eb(
-                  eb.refTuple('chain_id', 'address'),
-                  'in',
-                  tokenKeys.map(([c, a]) => eb.tuple(c, a)),
-                ),
+              .where(
+                keysIn({
+                  caps: ctx.reads.caps,
+                  columns: [
+                    ['chain_id', 'bigint'],
+                    ['address', 'text'],
+                  ],
+                  keys: tokenKeys,
+                }),
               )
               .execute()
       const tokenBy = new Map(tokens.map((t) => [`${Number(t.chain_id)}:${t.address}`, t]))
@@ -224,12 +228,16 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
           : await db
               .selectFrom('transactions')
               .select(['chain_id', 'block_number', 'tx_index', 'input'])
-              .where((eb) =>
-                eb(
-                  eb.refTuple('chain_id', 'block_number', 'tx_index'),
-                  'in',
-                  callKeys.map(([c, b, i]) => eb.tuple(c, b, i)),
-                ),
+              .where(
+                keysIn({
+                  caps: ctx.reads.caps,
+                  columns: [
+                    ['chain_id', 'bigint'],
+                    ['block_number', 'bigint'],
+                    ['tx_index', 'bigint'],
+                  ],
+                  keys: callKeys,
+                }),
               )
               .execute()
       const inputBy = new Map(

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { toTransactionItem } from '../../items/toTransactionItem.ts'
+import { keysIn } from '../../store/keysIn.ts'
 import type { LogRecord } from '../../store/schema.ts'
 import { fromStoredLog } from '../../store/toStoredLog.ts'
 import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
@@ -124,6 +125,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       const db = ctx.reads.db
       const { positions, rows } = await readWalletTransactions({
         db,
+        caps: ctx.reads.caps,
         address,
         chainIds,
         after,
@@ -145,14 +147,20 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
                 'data',
                 'topics',
               ])
-              .where((eb) =>
-                eb(
-                  eb.refTuple('chain_id', 'block_number', 'tx_index'),
-                  'in',
-                  page.map((t) =>
-                    eb.tuple(Number(t.chain_id), Number(t.block_number), Number(t.tx_index)),
-                  ),
-                ),
+              .where(
+                keysIn({
+                  caps: ctx.reads.caps,
+                  columns: [
+                    ['chain_id', 'bigint'],
+                    ['block_number', 'bigint'],
+                    ['tx_index', 'bigint'],
+                  ],
+                  keys: page.map((t) => [
+                    Number(t.chain_id),
+                    Number(t.block_number),
+                    Number(t.tx_index),
+                  ]),
+                }),
               )
               .orderBy('chain_id')
               .orderBy('block_number')

@@ -162,6 +162,7 @@ describe.each(DIALECTS)('readWalletTransactions (%s)', (dialect) => {
           for (;;) {
             const page = await readWalletTransactions({
               db: t.store.db,
+              caps: t.store.caps,
               address,
               chainIds,
               after,

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely'
 import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
+import type { DialectCaps } from '../../store/dialect.ts'
 import { hexToBytes } from '../../store/hexBytes.ts'
+import { keysIn } from '../../store/keysIn.ts'
 import type { Database } from '../../store/schema.ts'
 
 /** A wallet's transaction in the API's order: time, chain, block, position, newest first. */
@@ -20,12 +22,14 @@ const MAX_ROUND = 8192
  */
 export async function readWalletTransactions({
   db,
+  caps,
   address,
   chainIds,
   after,
   count,
 }: {
   db: Kysely<Database>
+  caps: Pick<DialectCaps, 'keyList'>
   address: string
   chainIds: readonly number[]
   after: Position | undefined
@@ -48,12 +52,16 @@ export async function readWalletTransactions({
   const stored = await db
     .selectFrom('transactions')
     .selectAll()
-    .where((eb) =>
-      eb(
-        eb.refTuple('chain_id', 'block_number', 'tx_index'),
-        'in',
-        merged.map(([, chain, block, index]) => eb.tuple(chain, block, index)),
-      ),
+    .where(
+      keysIn({
+        caps,
+        columns: [
+          ['chain_id', 'bigint'],
+          ['block_number', 'bigint'],
+          ['tx_index', 'bigint'],
+        ],
+        keys: merged.map(([, chain, block, index]) => [chain, block, index]),
+      }),
     )
     .execute()
   const byKey = new Map(
