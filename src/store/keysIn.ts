@@ -4,6 +4,13 @@ import type { DialectCaps } from './dialect.ts'
 /** A key column and the type of its values (`text` columns with the default collation). */
 export type KeyColumn = readonly [name: string, type: 'bigint' | 'text']
 
+/** A transaction's position: the key of `transactions`, and how logs name their transaction. */
+export const TRANSACTION_KEY: readonly KeyColumn[] = [
+  ['chain_id', 'bigint'],
+  ['block_number', 'bigint'],
+  ['tx_index', 'bigint'],
+]
+
 /**
  * `(columns) in keys`, written the way each engine plans well (`DialectCaps.keyList`):
  * SQLite's row-value list; on PostgreSQL `in (select * from unnest(…))` with one array per

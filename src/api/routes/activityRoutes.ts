@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
 import { bytesToHex, hexToBytes } from '../../store/hexBytes.ts'
-import { keysIn } from '../../store/keysIn.ts'
+import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
 import { activityRecordOf, selectActivity } from '../../store/selectActivity.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
@@ -231,11 +231,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
               .where(
                 keysIn({
                   caps: ctx.reads.caps,
-                  columns: [
-                    ['chain_id', 'bigint'],
-                    ['block_number', 'bigint'],
-                    ['tx_index', 'bigint'],
-                  ],
+                  columns: TRANSACTION_KEY,
                   keys: callKeys,
                 }),
               )

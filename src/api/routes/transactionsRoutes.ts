@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { toTransactionItem } from '../../items/toTransactionItem.ts'
-import { keysIn } from '../../store/keysIn.ts'
+import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
 import type { LogRecord } from '../../store/schema.ts'
 import { fromStoredLog } from '../../store/toStoredLog.ts'
 import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
@@ -150,11 +150,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
               .where(
                 keysIn({
                   caps: ctx.reads.caps,
-                  columns: [
-                    ['chain_id', 'bigint'],
-                    ['block_number', 'bigint'],
-                    ['tx_index', 'bigint'],
-                  ],
+                  columns: TRANSACTION_KEY,
                   keys: page.map((t) => [
                     Number(t.chain_id),
                     Number(t.block_number),

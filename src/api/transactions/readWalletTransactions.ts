@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
 import type { DialectCaps } from '../../store/dialect.ts'
 import { hexToBytes } from '../../store/hexBytes.ts'
-import { keysIn } from '../../store/keysIn.ts'
+import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
 import type { Database } from '../../store/schema.ts'
 
 /** A wallet's transaction in the API's order: time, chain, block, position, newest first. */
@@ -55,11 +55,7 @@ export async function readWalletTransactions({
     .where(
       keysIn({
         caps,
-        columns: [
-          ['chain_id', 'bigint'],
-          ['block_number', 'bigint'],
-          ['tx_index', 'bigint'],
-        ],
+        columns: TRANSACTION_KEY,
         keys: merged.map(([, chain, block, index]) => [chain, block, index]),
       }),
     )
