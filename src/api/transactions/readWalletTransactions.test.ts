@@ -7,7 +7,11 @@ import type {
   AddressTransactionRecord,
   TransactionRecord,
 } from '../../store/schema.ts'
-import { type Position, readWalletTransactions } from './readWalletTransactions.ts'
+import {
+  comparePositions,
+  type Position,
+  readWalletTransactions,
+} from './readWalletTransactions.ts'
 
 // A wallet's transactions are read from its activity items and the `address_transactions`
 // rows the store keeps beside them (only pairs without an item, migration 0019). Random
@@ -121,14 +125,6 @@ function history(chainId: number, next: (n: number) => number): History {
   }
 }
 
-const newestFirst = (a: Position, b: Position) => {
-  for (let i = 0; i < 4; i++) {
-    const d = (b[i] as number) - (a[i] as number)
-    if (d !== 0) return d
-  }
-  return 0
-}
-
 describe.each(DIALECTS)('readWalletTransactions (%s)', (dialect) => {
   let t: TestStore
   let histories: History[]
@@ -155,7 +151,7 @@ describe.each(DIALECTS)('readWalletTransactions (%s)', (dialect) => {
         const expected: Position[] = all
           .filter((p) => p.address === address && chainIds.includes(p.chain_id))
           .map((p): Position => [p.block_time, p.chain_id, p.block_number, p.tx_index])
-          .sort(newestFirst)
+          .sort(comparePositions)
         for (const limit of [1, 3, 100]) {
           const got: Position[] = []
           let after: Position | undefined

@@ -60,20 +60,17 @@ export async function readWalletTransactions({
       }),
     )
     .execute()
-  const byKey = new Map(
-    stored.map((row) => [
-      `${Number(row.chain_id)}:${Number(row.block_number)}:${Number(row.tx_index)}`,
-      row,
-    ]),
-  )
+  const byKey = new Map(stored.map((row) => [txKey(row), row]))
   // A pair is written in the batch of its transaction, so every position has its row.
-  const positions = merged.filter(([, chain, block, index]) =>
-    byKey.has(`${chain}:${block}:${index}`),
-  )
-  const rows = positions.map(
-    ([, chain, block, index]) =>
-      byKey.get(`${chain}:${block}:${index}`) as Selectable<Database['transactions']>,
-  )
+  const positions: Position[] = []
+  const rows: Selectable<Database['transactions']>[] = []
+  for (const position of merged) {
+    const [, chain_id, block_number, tx_index] = position
+    const row = byKey.get(txKey({ chain_id, block_number, tx_index }))
+    if (!row) continue
+    positions.push(position)
+    rows.push(row)
+  }
   return { positions, rows }
 }
 
@@ -177,6 +174,9 @@ async function readItemPositions({ db, wallet, chainIds, after, count }: Scan) {
   }
 }
 
+const txKey = (row: { chain_id: number; block_number: number; tx_index: number }) =>
+  `${Number(row.chain_id)}:${Number(row.block_number)}:${Number(row.tx_index)}`
+
 const positionOf = (row: {
   block_time: number
   chain_id: number
@@ -189,8 +189,8 @@ const positionOf = (row: {
   Number(row.tx_index),
 ]
 
-/** Newest first: > 0 when `a` comes after `b` in the list. */
-function comparePositions(a: Position, b: Position): number {
+/** Newest first: > 0 when `a` comes after `b` in the list. Pure. */
+export function comparePositions(a: Position, b: Position): number {
   for (let i = 0; i < 4; i++) {
     const d = (b[i] as number) - (a[i] as number)
     if (d !== 0) return d
@@ -199,7 +199,7 @@ function comparePositions(a: Position, b: Position): number {
 }
 
 /** Two newest-first lists as one, each position once. Pure. */
-export function mergePositions(a: readonly Position[], b: readonly Position[]): Position[] {
+function mergePositions(a: readonly Position[], b: readonly Position[]): Position[] {
   const out: Position[] = []
   let i = 0
   let j = 0
