@@ -40,7 +40,13 @@ import { createStore, type Store } from '../src/store/createStore.ts'
 import type { DialectName } from '../src/store/dialect.ts'
 import { createFaultProxy } from '../test/support/createFaultProxy.ts'
 import { createTestDatabase, TEST_PG_URL } from '../test/support/createTestStore.ts'
-import { describePostgresTables, formatDisk, measureDisk } from './support/measureDisk.ts'
+import {
+  describePostgresTables,
+  formatDisk,
+  measureDisk,
+  packPostgresTables,
+  readPostgresSetting,
+} from './support/measureDisk.ts'
 
 const CHAIN_ID = 1
 /** The RPC client's own default, which the indexer's client uses too. */
@@ -447,6 +453,7 @@ function printStages(all: { name: string; stages: Stages }[]) {
 async function main(): Promise<void> {
   const transfers = envInt('BENCH_TRANSFERS', 2_000)!
   const txsPerBlock = envInt('BENCH_TXS_PER_BLOCK', undefined)
+  const wallets = envInt('BENCH_WALLETS', 200)!
   const staged = process.env.BENCH_STAGED !== '0'
   const cpu = cpus()
   console.log(
@@ -458,12 +465,12 @@ async function main(): Promise<void> {
     cleanups.push(() => anvil.stop())
 
     console.log(
-      `Building world: 200 wallets, ${transfers} transfers, ${txsPerBlock ?? 'default'} txs/block …`,
+      `Building world: ${wallets} wallets, ${transfers} transfers, ${txsPerBlock ?? 'default'} txs/block …`,
     )
     const world = await buildWorld({
       rpcUrl: anvil.rpcUrl,
       chainId: CHAIN_ID,
-      wallets: 200,
+      wallets,
       transfers,
       ...(txsPerBlock === undefined ? {} : { txsPerBlock }),
     })
@@ -529,6 +536,7 @@ async function main(): Promise<void> {
     const disk = new Map<string, Map<string, number>>()
     let undoSpan: { from: number; to: number } | undefined
     let postgresTables: string[] = []
+    let autovacuum: string | undefined
     for (const dialect of ['sqlite', 'postgres'] as const) {
       let opened: Awaited<ReturnType<typeof openStore>>
       try {
@@ -561,6 +569,8 @@ async function main(): Promise<void> {
           store: opened.store,
           transactions: indexedTxs,
         })
+        autovacuum = await readPostgresSetting(opened.store, 'autovacuum')
+        disk.set('pg packed', await packPostgresTables(opened.store))
       }
       undoSpan ??= await readUndoSpan(opened.store)
       cleanups.splice(cleanups.indexOf(close), 1)
@@ -620,6 +630,11 @@ async function main(): Promise<void> {
           `undo_log holds the batches of blocks ${undoSpan.from}..${undoSpan.to} of 0..${toBlock} ` +
             `(those ending within finalityDepth ${chain.finalityDepth} of the head): it keeps ` +
             'that size on a longer chain, so it is not a cost per transaction.',
+        )
+      }
+      if (disk.has('pg packed')) {
+        console.log(
+          `pg packed: the PostgreSQL tables again after VACUUM FULL (no dead row versions, every page full): what the same rows take once vacuumed (autovacuum is ${autovacuum} on this server) and their indexes rebuilt. Key indexes that grow inside each wallet's range split their pages in half and leave them so.`,
         )
       }
       if (postgresTables.length > 0) {

@@ -19,6 +19,22 @@ export async function measureDisk(store: Store): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [r.table, Number(r.bytes)]))
 }
 
+/**
+ * The bytes of each PostgreSQL table after `VACUUM FULL`, which rewrites every table and index
+ * without dead row versions and with full pages: the size of the same rows freshly packed.
+ */
+export async function packPostgresTables(store: Store): Promise<Map<string, number>> {
+  await sql`vacuum full`.execute(store.db)
+  return measureDisk(store)
+}
+
+/** A server setting as PostgreSQL shows it (`show`). */
+export async function readPostgresSetting(store: Store, name: string): Promise<string> {
+  const { rows } = await sql<{ setting: string }>`
+    select setting from pg_settings where name = ${name}`.execute(store.db)
+  return rows[0]?.setting ?? 'unknown'
+}
+
 /** The per-table table of bytes per transaction, largest first, tables under 1 B/tx folded. */
 export function formatDisk({
   disk,

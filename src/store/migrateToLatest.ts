@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_defi_token_pool.ts'
 import * as m0017 from './migrations/0017_history_addresses.ts'
 import * as m0018 from './migrations/0018_relative_prices.ts'
 import * as m0019 from './migrations/0019_address_transactions_beyond_activity.ts'
+import * as m0020 from './migrations/0020_postgres_balances_without_wallet_copy.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0017_history_addresses': m0017,
   '0018_relative_prices': m0018,
   '0019_address_transactions_beyond_activity': m0019,
+  '0020_postgres_balances_without_wallet_copy': m0020,
 }
 
 export async function migrateToLatest({

@@ -60,7 +60,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0019 (compact history, Aave tokens, address bytes, relative prices, fewer address rows)', () => {
+describe('migrations 0012 to 0020 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -81,6 +81,7 @@ describe('migrations 0012 to 0019 (compact history, Aave tokens, address bytes, 
             '0017_history_addresses',
             '0018_relative_prices',
             '0019_address_transactions_beyond_activity',
+            '0020_postgres_balances_without_wallet_copy',
           ],
         })
         await expectSameData(fresh.store, migrated)

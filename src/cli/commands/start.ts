@@ -2,6 +2,7 @@ import type { ScryConfig } from '../../config/types.ts'
 import { ConfigError } from '../../internal/errors.ts'
 import { createLogger } from '../../internal/logger.ts'
 import { createStore } from '../../store/createStore.ts'
+import { readAutovacuum } from '../../store/readAutovacuum.ts'
 import { formatProgress } from '../formatProgress.ts'
 import { parseIndexChains } from '../parseIndexChains.ts'
 import { ROLES, type Role } from '../parseRoles.ts'
@@ -52,6 +53,12 @@ export async function runStart({
         logger.info({ migration }, 'Migrating the database (large stores: this can take minutes)'),
     })
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrated')
+    if (roles.has('indexer') && (await readAutovacuum(store)) === false) {
+      logger.warn(
+        { setting: 'autovacuum' },
+        "PostgreSQL's autovacuum is off: the old row versions of every balance and undo entry the indexer updates or deletes are not cleaned up, so those tables and their indexes grow with every batch. Set autovacuum = on in postgresql.conf and reload the server (docs/deploy.md), or VACUUM the database regularly.",
+      )
+    }
     await runNode({
       config,
       chains: config.chains,
