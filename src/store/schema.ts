@@ -150,14 +150,20 @@ export type TransactionRecord = {
 
 /**
  * Stored transactions: hashes and calldata (migration 0014) and addresses (0017) as bytes
- * (`toStoredTransaction`).
+ * (`toStoredTransaction`); the block's hash and time are the block's (`blocks`, migration
+ * 0021).
  */
 export type TransactionTable = Omit<
   TransactionRecord,
-  'hash' | 'block_hash' | 'input' | 'from_address' | 'to_address' | 'contract_address'
+  | 'hash'
+  | 'block_hash'
+  | 'block_time'
+  | 'input'
+  | 'from_address'
+  | 'to_address'
+  | 'contract_address'
 > & {
   hash: Uint8Array
-  block_hash: Uint8Array
   input: Uint8Array
   from_address: Uint8Array
   to_address: Uint8Array | null

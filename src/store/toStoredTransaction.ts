@@ -1,31 +1,54 @@
 import type { Insertable } from 'kysely'
 import { bytesToHex, bytesToHexOrNull, hexToBytes, hexToBytesOrNull } from './hexBytes.ts'
-import type { Database, TransactionRecord, TransactionTable } from './schema.ts'
+import type { BlockTable, Database, TransactionRecord, TransactionTable } from './schema.ts'
 
-/** The row the store keeps for a transaction: hashes, calldata and addresses as bytes. Pure. */
+/**
+ * The row the store keeps for a transaction: hashes, calldata and addresses as bytes, without
+ * the block's hash and time (`blocks` has them, migration 0021). Pure; every row is built
+ * with the same fields in the same order.
+ */
 export function toStoredTransaction(
   record: TransactionRecord,
 ): Insertable<Database['transactions']> {
   return {
-    ...record,
+    chain_id: record.chain_id,
+    block_number: record.block_number,
+    tx_index: record.tx_index,
     hash: hexToBytes(record.hash),
-    block_hash: hexToBytes(record.block_hash),
-    input: hexToBytes(record.input),
     from_address: hexToBytes(record.from_address),
     to_address: hexToBytesOrNull(record.to_address),
     contract_address: hexToBytesOrNull(record.contract_address),
+    value: record.value,
+    nonce: record.nonce,
+    gas_price: record.gas_price,
+    gas_used: record.gas_used,
+    tx_type: record.tx_type,
+    input: hexToBytes(record.input),
+    success: record.success,
   }
 }
 
-/** The transaction a stored row holds (`toStoredTransaction` undone). Pure. */
-export function fromStoredTransaction(row: TransactionTable): TransactionRecord {
+/** The transaction a stored row and its block hold (`toStoredTransaction` undone). Pure. */
+export function fromStoredTransaction(
+  row: TransactionTable,
+  block: Pick<BlockTable, 'hash' | 'timestamp'>,
+): TransactionRecord {
   return {
-    ...row,
+    chain_id: row.chain_id,
+    block_number: row.block_number,
+    tx_index: row.tx_index,
     hash: bytesToHex(row.hash),
-    block_hash: bytesToHex(row.block_hash),
-    input: bytesToHex(row.input),
+    block_hash: block.hash,
+    block_time: Number(block.timestamp),
     from_address: bytesToHex(row.from_address),
     to_address: bytesToHexOrNull(row.to_address),
     contract_address: bytesToHexOrNull(row.contract_address),
+    value: row.value,
+    nonce: row.nonce,
+    gas_price: row.gas_price,
+    gas_used: row.gas_used,
+    tx_type: row.tx_type,
+    input: bytesToHex(row.input),
+    success: row.success,
   }
 }

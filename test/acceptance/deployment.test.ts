@@ -5,13 +5,13 @@ import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
-import { fromStoredTransaction } from '../../src/store/toStoredTransaction.ts'
 import { compareWithNode } from '../support/compareWithNode.ts'
 import { createTestDatabase } from '../support/createTestStore.ts'
 import { createWebhookReceiver, subscribe } from '../support/createWebhookReceiver.ts'
 import { digestCleanRun } from '../support/digestCleanRun.ts'
 import { digestStore } from '../support/digestStore.ts'
 import { freePort } from '../support/freePort.ts'
+import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 import { scryProcesses } from '../support/scryProcesses.ts'
 import { nodeHead, sendTransfers } from '../support/sendTransfers.ts'
 import { strikeIndexers } from '../support/strikeIndexers.ts'
@@ -189,13 +189,8 @@ test('behavior: 2 API replicas, 2 indexers and 2 webhook workers survive indexer
     )
     .map((item) => `${item.address}|${item.hash}`)
     .sort()
-  const stored = await store.db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('chain_id', '=', CHAIN_ID)
-    .execute()
+  const stored = (await readStoredTransactions(store)).filter((tx) => tx.chain_id === CHAIN_ID)
   const expected = stored
-    .map(fromStoredTransaction)
     .flatMap((tx) =>
       [...new Set([tx.from_address, tx.to_address ?? tx.contract_address])]
         .filter((a): a is string => a !== null && watched.includes(a as never))

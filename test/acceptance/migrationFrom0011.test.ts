@@ -10,12 +10,12 @@ import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
 import { activityRecordOf, selectActivity } from '../../src/store/selectActivity.ts'
 import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
 import { fromStoredLog } from '../../src/store/toStoredLog.ts'
-import { fromStoredTransaction } from '../../src/store/toStoredTransaction.ts'
 import { fromU256 } from '../../src/store/u256.ts'
 import { createIndexedWorld, type IndexedWorld } from '../support/createIndexedWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
 import { createTestDatabase, createTestStore, DIALECTS } from '../support/createTestStore.ts'
 import { digestStore } from '../support/digestStore.ts'
+import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 
 // Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
 // (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
@@ -60,7 +60,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0020 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL)', () => {
+describe('migrations 0012 to 0021 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -82,6 +82,7 @@ describe('migrations 0012 to 0020 (compact history, Aave tokens, address bytes, 
             '0018_relative_prices',
             '0019_address_transactions_beyond_activity',
             '0020_postgres_balances_without_wallet_copy',
+            '0021_transactions_without_block_fields',
           ],
         })
         await expectSameData(fresh.store, migrated)
@@ -249,8 +250,11 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
             .onRef('t.block_number', '=', 'tr.block_number')
             .onRef('t.tx_index', '=', 'tr.tx_index'),
         )
+        .innerJoin('blocks as b', (join) =>
+          join.onRef('b.chain_id', '=', 'tr.chain_id').onRef('b.number', '=', 'tr.block_number'),
+        )
         .selectAll('tr')
-        .select(['t.hash', 't.block_time'])
+        .select(['t.hash', 'b.timestamp as block_time'])
         .execute()
         .then((all) =>
           all.map(({ hash, ...row }) => ({
@@ -274,9 +278,7 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
       expect(items.length).toBeGreaterThan(stored.length)
       rows = [...stored, ...items].map((row) => ({ ...row, address: bytesToHex(row.address) }))
     } else if (table === 'transactions') {
-      rows = (await from.db.selectFrom('transactions').selectAll().execute()).map(
-        fromStoredTransaction,
-      )
+      rows = await readStoredTransactions(from)
     } else if (table === 'logs') {
       rows = (await from.db.selectFrom('logs').selectAll().execute()).map(fromStoredLog)
     } else if (table === 'defi_tokens') {

@@ -3,7 +3,6 @@ import { toTransactionItem } from '../../items/toTransactionItem.ts'
 import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
 import type { LogRecord } from '../../store/schema.ts'
 import { fromStoredLog } from '../../store/toStoredLog.ts'
-import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
 import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
@@ -123,7 +122,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       if (chainIds.length === 0) return { ...base, transactions: [], ...answerTimes(reply) }
 
       const db = ctx.reads.db
-      const { positions, rows } = await readWalletTransactions({
+      const { positions, transactions: found } = await readWalletTransactions({
         db,
         caps: ctx.reads.caps,
         address,
@@ -131,7 +130,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
         after,
         count: limit + 1,
       })
-      const page = rows.slice(0, limit)
+      const page = found.slice(0, limit)
 
       const logs =
         page.length === 0
@@ -171,7 +170,7 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
         else logsBy.set(key, [log])
       }
 
-      const transactions = page.map(fromStoredTransaction).map((tx) =>
+      const transactions = page.map((tx) =>
         toTransactionItem({
           tx,
           logs:

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../../test/support/createTestStore.ts'
 import { emptyBatch } from '../../../test/support/emptyBatch.ts'
 import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
+import type { BatchWrite } from '../../store/applyBatch.ts'
 import type {
   ActivityRecord,
   AddressTransactionRecord,
@@ -39,14 +40,26 @@ type History = {
   write: Parameters<TestStore['store']['applyBatch']>[0]
 }
 
+const blockHash = (chainId: number, block: number) =>
+  `0x${chainId.toString(16).padStart(8, '0')}${block.toString(16).padStart(56, '0')}`
+
 /** One chain's history: blocks, transactions, items and every pair, as `deriveHistory` gives. */
 function history(chainId: number, next: (n: number) => number): History {
   const transactions: TransactionRecord[] = []
   const activity: ActivityRecord[] = []
   const pairs: AddressTransactionRecord[] = []
+  const blocks: BatchWrite['blocks'] = []
   for (let block = 1; block <= BLOCKS; block++) {
     // Both chains have a block every 12 s from the same time: equal times across chains.
     const time = 1_700_000_000 + 12 * block
+    blocks.push({
+      chain_id: chainId,
+      number: block,
+      hash: blockHash(chainId, block),
+      parent_hash: blockHash(chainId, block - 1),
+      timestamp: time,
+      miner: CONTRACT,
+    })
     let seq = 0
     const count = next(4)
     for (let index = 0; index < count; index++) {
@@ -59,7 +72,7 @@ function history(chainId: number, next: (n: number) => number): History {
           .map((n) => n.toString(16).padStart(8, '0'))
           .join('')
           .padStart(64, '0')}`,
-        block_hash: `0x${block.toString(16).padStart(64, '0')}`,
+        block_hash: blockHash(chainId, block),
         block_time: time,
         from_address: from,
         to_address: CONTRACT,
@@ -118,6 +131,7 @@ function history(chainId: number, next: (n: number) => number): History {
       chainId,
       fromBlock: 1,
       toBlock: BLOCKS,
+      blocks,
       transactions,
       activity,
       addressTransactions: pairs,
@@ -165,12 +179,17 @@ describe.each(DIALECTS)('readWalletTransactions (%s)', (dialect) => {
               count: limit + 1,
             })
             const shown = page.positions.slice(0, limit)
-            for (const [i, row] of page.rows.slice(0, limit).entries()) {
+            for (const [i, row] of page.transactions.slice(0, limit).entries()) {
               const [, chain, block, index] = shown[i] as Position
               expect([row.chain_id, row.block_number, row.tx_index].map(Number)).toEqual([
                 chain,
                 block,
                 index,
+              ])
+              // The block's hash and time, which the stored row does not hold (0021).
+              expect([row.block_hash, row.block_time]).toEqual([
+                blockHash(chain, block),
+                (shown[i] as Position)[0],
               ])
             }
             got.push(...shown)

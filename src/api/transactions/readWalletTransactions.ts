@@ -1,19 +1,27 @@
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely } from 'kysely'
 import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
 import type { DialectCaps } from '../../store/dialect.ts'
 import { hexToBytes } from '../../store/hexBytes.ts'
-import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
-import type { Database } from '../../store/schema.ts'
+import { type KeyColumn, keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
+import type { Database, TransactionRecord } from '../../store/schema.ts'
+import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
 
 /** A wallet's transaction in the API's order: time, chain, block, position, newest first. */
 export type Position = [blockTime: number, chainId: number, blockNumber: number, txIndex: number]
+
+/** The key of `blocks`. */
+const BLOCK_KEY: readonly KeyColumn[] = [
+  ['chain_id', 'bigint'],
+  ['number', 'bigint'],
+]
 
 /** Activity rows read per round at first; doubled each round a wallet needs more. */
 const FIRST_ROUND = 64
 const MAX_ROUND = 8192
 
 /**
- * Up to `count` transactions of a wallet after `after`, newest first, as stored. A wallet's
+ * Up to `count` transactions of a wallet after `after`, newest first, with their blocks' hash
+ * and time (`blocks`; the stored row has neither, migration 0021). A wallet's
  * transactions are those of its activity items and its `address_transactions` rows, which
  * hold only the pairs without an item (migration 0019, `addressTransactionsToStore`): both
  * are read in key order from `after` and merged. Activity is keyed by item, not by
@@ -35,9 +43,9 @@ export async function readWalletTransactions({
   after: Position | undefined
   count: number
 }): Promise<{
-  /** Where each row stands (the cursor of the next page is a position). */
+  /** Where each transaction stands (the cursor of the next page is a position). */
   positions: Position[]
-  rows: Selectable<Database['transactions']>[]
+  transactions: TransactionRecord[]
 }> {
   const wallet = hexToBytes(address)
   const [fromItems, fromRows] = await Promise.all([
@@ -47,31 +55,44 @@ export async function readWalletTransactions({
     readRowPositions({ db, wallet, chainIds, after, count }),
   ])
   const merged = mergePositions(fromItems, fromRows).slice(0, count)
-  if (merged.length === 0) return { positions: [], rows: [] }
+  if (merged.length === 0) return { positions: [], transactions: [] }
 
-  const stored = await db
-    .selectFrom('transactions')
-    .selectAll()
-    .where(
-      keysIn({
-        caps,
-        columns: TRANSACTION_KEY,
-        keys: merged.map(([, chain, block, index]) => [chain, block, index]),
-      }),
-    )
-    .execute()
+  const blockKeys = [
+    ...new Map(merged.map(([, chain, block]) => [`${chain}:${block}`, [chain, block]])).values(),
+  ]
+  const [stored, blocks] = await Promise.all([
+    db
+      .selectFrom('transactions')
+      .selectAll()
+      .where(
+        keysIn({
+          caps,
+          columns: TRANSACTION_KEY,
+          keys: merged.map(([, chain, block, index]) => [chain, block, index]),
+        }),
+      )
+      .execute(),
+    db
+      .selectFrom('blocks')
+      .select(['chain_id', 'number', 'hash', 'timestamp'])
+      .where(keysIn({ caps, columns: BLOCK_KEY, keys: blockKeys }))
+      .execute(),
+  ])
   const byKey = new Map(stored.map((row) => [txKey(row), row]))
-  // A pair is written in the batch of its transaction, so every position has its row.
+  const blockBy = new Map(blocks.map((b) => [`${Number(b.chain_id)}:${Number(b.number)}`, b]))
+  // A pair is written in the batch of its transaction and block, so every position has both
+  // (unless a revert landed between the reads: then the position is left out).
   const positions: Position[] = []
-  const rows: Selectable<Database['transactions']>[] = []
+  const transactions: TransactionRecord[] = []
   for (const position of merged) {
     const [, chain_id, block_number, tx_index] = position
     const row = byKey.get(txKey({ chain_id, block_number, tx_index }))
-    if (!row) continue
+    const block = blockBy.get(`${chain_id}:${block_number}`)
+    if (!row || !block) continue
     positions.push(position)
-    rows.push(row)
+    transactions.push(fromStoredTransaction(row, block))
   }
-  return { positions, rows }
+  return { positions, transactions }
 }
 
 type Scan = {
