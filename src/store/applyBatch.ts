@@ -18,7 +18,6 @@ import {
 } from './stateTables.ts'
 import { toStoredActivity } from './toStoredActivity.ts'
 import { toStoredAddressTransaction } from './toStoredAddressTransaction.ts'
-import { toStoredLog } from './toStoredLog.ts'
 import { toStoredTransaction } from './toStoredTransaction.ts'
 import { toStoredTransfer } from './toStoredTransfer.ts'
 
@@ -32,6 +31,7 @@ export type BatchWrite = {
   keepUndo: boolean
   blocks: Insertable<Database['blocks']>[]
   transactions: TransactionRecord[]
+  /** Stored with their transactions (packed, migration 0022). */
   logs: LogRecord[]
   /** Every (address, transaction) pair; the store keeps those without an activity item. */
   addressTransactions: AddressTransactionRecord[]
@@ -57,8 +57,14 @@ export async function applyBatch({
   batch: BatchWrite
 }): Promise<void> {
   await writer.insert(trx, 'blocks', batch.blocks)
-  await writer.insert(trx, 'transactions', batch.transactions.map(toStoredTransaction))
-  await writer.insert(trx, 'logs', batch.logs.map(toStoredLog))
+  const logsOf = logsByTransaction(batch.logs)
+  await writer.insert(
+    trx,
+    'transactions',
+    batch.transactions.map((tx) =>
+      toStoredTransaction(tx, logsOf.get(`${tx.block_number}:${tx.tx_index}`) ?? []),
+    ),
+  )
   const addressTransactions = addressTransactionsToStore(batch)
   await writer.insert(
     trx,
@@ -105,6 +111,19 @@ export async function applyBatch({
       },
     ],
   )
+}
+
+/** A batch's logs by transaction (`block:index`), each list in log-index order. Pure. */
+function logsByTransaction(logs: readonly LogRecord[]): Map<string, LogRecord[]> {
+  const by = new Map<string, LogRecord[]>()
+  for (const log of logs) {
+    const key = `${log.block_number}:${log.tx_index}`
+    const list = by.get(key)
+    if (list) list.push(log)
+    else by.set(key, [log])
+  }
+  for (const list of by.values()) list.sort((a, b) => a.log_index - b.log_index)
+  return by
 }
 
 function undoRow(batch: BatchWrite, table: string, key: Row, prev: Row | null): Row {

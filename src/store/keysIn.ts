@@ -4,7 +4,7 @@ import type { DialectCaps } from './dialect.ts'
 /** A key column and the type of its values (`text` columns with the default collation). */
 export type KeyColumn = readonly [name: string, type: 'bigint' | 'text']
 
-/** A transaction's position: the key of `transactions`, and how logs name their transaction. */
+/** A transaction's position: the key of `transactions`. */
 export const TRANSACTION_KEY: readonly KeyColumn[] = [
   ['chain_id', 'bigint'],
   ['block_number', 'bigint'],

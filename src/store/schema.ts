@@ -11,7 +11,6 @@ export type Database = {
   checkpoints: CheckpointTable
   blocks: BlockTable
   transactions: TransactionTable
-  logs: LogTable
   address_transactions: AddressTransactionTable
   transfers: TransferTable
   activity: ActivityTable
@@ -151,7 +150,7 @@ export type TransactionRecord = {
 /**
  * Stored transactions: hashes and calldata (migration 0014) and addresses (0017) as bytes
  * (`toStoredTransaction`); the block's hash and time are the block's (`blocks`, migration
- * 0021).
+ * 0021); the transaction's logs packed in one column (`packLogs`, migration 0022).
  */
 export type TransactionTable = Omit<
   TransactionRecord,
@@ -168,6 +167,7 @@ export type TransactionTable = Omit<
   from_address: Uint8Array
   to_address: Uint8Array | null
   contract_address: Uint8Array | null
+  logs: Uint8Array
 }
 
 /** A log as the indexer derives it and the API and webhooks read it. */
@@ -180,16 +180,6 @@ export type LogRecord = {
   /** JSON array of 32-byte topics. */
   topics: string
   data: string
-}
-
-/**
- * Stored logs: the topics one after another and the data (migration 0014), and the address
- * (0017), as bytes.
- */
-export type LogTable = Omit<LogRecord, 'topics' | 'data' | 'address'> & {
-  address: Uint8Array
-  topics: Uint8Array
-  data: Uint8Array
 }
 
 /** A transaction an address took part in, as the indexer derives it. */

@@ -45,7 +45,6 @@ export type KeyedHistoryTable = keyof typeof KEYED_HISTORY
 export const APPEND_TABLES = {
   blocks: 'number',
   transactions: 'block_number',
-  logs: 'block_number',
   address_transactions: 'block_number',
   transfers: 'block_number',
   activity: 'block_number',

@@ -1,14 +1,17 @@
 import type { Insertable } from 'kysely'
 import { bytesToHex, bytesToHexOrNull, hexToBytes, hexToBytesOrNull } from './hexBytes.ts'
+import { type PackedLog, packLogs } from './packLogs.ts'
 import type { BlockTable, Database, TransactionRecord, TransactionTable } from './schema.ts'
 
 /**
- * The row the store keeps for a transaction: hashes, calldata and addresses as bytes, without
- * the block's hash and time (`blocks` has them, migration 0021). Pure; every row is built
- * with the same fields in the same order.
+ * The row the store keeps for a transaction and its logs (in log-index order): hashes,
+ * calldata and addresses as bytes, the logs packed (`packLogs`, migration 0022), without the
+ * block's hash and time (`blocks` has them, migration 0021). Pure; every row is built with the
+ * same fields in the same order.
  */
 export function toStoredTransaction(
   record: TransactionRecord,
+  logs: readonly PackedLog[],
 ): Insertable<Database['transactions']> {
   return {
     chain_id: record.chain_id,
@@ -25,10 +28,14 @@ export function toStoredTransaction(
     tx_type: record.tx_type,
     input: hexToBytes(record.input),
     success: record.success,
+    logs: packLogs(logs),
   }
 }
 
-/** The transaction a stored row and its block hold (`toStoredTransaction` undone). Pure. */
+/**
+ * The transaction a stored row and its block hold (`toStoredTransaction` undone; its logs are
+ * `unpackLogs(row.logs)`). Pure.
+ */
 export function fromStoredTransaction(
   row: TransactionTable,
   block: Pick<BlockTable, 'hash' | 'timestamp'>,

@@ -7,9 +7,9 @@ import type { Address } from '../../src/evm/types.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
 import { bytesToHex, bytesToHexOrNull, hexToBytes } from '../../src/store/hexBytes.ts'
 import { migrateToLatest } from '../../src/store/migrateToLatest.ts'
+import { unpackLogs } from '../../src/store/packLogs.ts'
 import { activityRecordOf, selectActivity } from '../../src/store/selectActivity.ts'
 import { KEYED_HISTORY } from '../../src/store/stateTables.ts'
-import { fromStoredLog } from '../../src/store/toStoredLog.ts'
 import { fromU256 } from '../../src/store/u256.ts'
 import { createIndexedWorld, type IndexedWorld } from '../support/createIndexedWorld.ts'
 import { createTestApi, type TestApi } from '../support/createTestApi.ts'
@@ -19,7 +19,8 @@ import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 
 // Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
 // (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
-// addresses as bytes) and 0019 (address_transactions beyond activity), migrated, holds what
+// addresses as bytes), 0019 (address_transactions beyond activity), 0021 (transactions
+// without their block's hash and time) and 0022 (logs packed in their transactions), migrated, holds what
 // indexing the same world writes today, answers every wallet endpoint the same and reverts
 // the same. The "before" database is the indexed world written in the 0011 schema: every
 // table copied as it is, activity as the full items (`selectActivity`), transfers with their
@@ -60,7 +61,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0021 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields)', () => {
+describe('migrations 0012 to 0021 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -83,6 +84,7 @@ describe('migrations 0012 to 0021 (compact history, Aave tokens, address bytes, 
             '0019_address_transactions_beyond_activity',
             '0020_postgres_balances_without_wallet_copy',
             '0021_transactions_without_block_fields',
+            '0022_logs_in_transactions',
           ],
         })
         await expectSameData(fresh.store, migrated)
@@ -280,7 +282,13 @@ async function writeAs0011({ from, to }: { from: Store; to: Store }): Promise<vo
     } else if (table === 'transactions') {
       rows = await readStoredTransactions(from)
     } else if (table === 'logs') {
-      rows = (await from.db.selectFrom('logs').selectAll().execute()).map(fromStoredLog)
+      // Logs had a table of their own until 0022: one row per log, from the packed column.
+      const stored = await from.db
+        .selectFrom('transactions')
+        .select(['chain_id', 'block_number', 'tx_index', 'logs'])
+        .execute()
+      rows = stored.flatMap(({ logs, ...tx }) => unpackLogs(logs).map((log) => ({ ...tx, ...log })))
+      expect(rows.length).toBeGreaterThan(500)
     } else if (table === 'defi_tokens') {
       rows = (await from.db.selectFrom('defi_tokens').selectAll().execute()).map(
         ({ pool, ...row }) => row,

@@ -6,7 +6,6 @@ import { type APPEND_TABLES, STATE_KEYS } from '../../src/store/stateTables.ts'
 const APPEND_ORDER: Record<keyof typeof APPEND_TABLES, string[]> = {
   blocks: ['chain_id', 'number'],
   transactions: ['chain_id', 'block_number', 'tx_index'],
-  logs: ['chain_id', 'block_number', 'log_index'],
   address_transactions: ['address', 'chain_id', 'block_number', 'tx_index'],
   transfers: ['chain_id', 'block_number', 'seq'],
   activity: ['address', 'chain_id', 'block_number', 'seq'],

@@ -1,8 +1,5 @@
 import { Type } from 'typebox'
 import { toTransactionItem } from '../../items/toTransactionItem.ts'
-import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
-import type { LogRecord } from '../../store/schema.ts'
-import { fromStoredLog } from '../../store/toStoredLog.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
 import { markChainsRead } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
@@ -132,51 +129,10 @@ export const transactionsRoutes: RouteModule = async (app, ctx) => {
       })
       const page = found.slice(0, limit)
 
-      const logs =
-        page.length === 0
-          ? []
-          : await db
-              .selectFrom('logs')
-              .select([
-                'chain_id',
-                'block_number',
-                'tx_index',
-                'log_index',
-                'address',
-                'data',
-                'topics',
-              ])
-              .where(
-                keysIn({
-                  caps: ctx.reads.caps,
-                  columns: TRANSACTION_KEY,
-                  keys: page.map((t) => [
-                    Number(t.chain_id),
-                    Number(t.block_number),
-                    Number(t.tx_index),
-                  ]),
-                }),
-              )
-              .orderBy('chain_id')
-              .orderBy('block_number')
-              .orderBy('log_index')
-              .execute()
-      const logsBy = new Map<string, Pick<LogRecord, 'address' | 'data' | 'topics'>[]>()
-      for (const stored of logs) {
-        const log = fromStoredLog(stored)
-        const key = `${Number(log.chain_id)}:${Number(log.block_number)}:${Number(log.tx_index)}`
-        const list = logsBy.get(key)
-        if (list) list.push(log)
-        else logsBy.set(key, [log])
-      }
-
       const transactions = page.map((tx) =>
         toTransactionItem({
           tx,
-          logs:
-            logsBy.get(
-              `${Number(tx.chain_id)}:${Number(tx.block_number)}:${Number(tx.tx_index)}`,
-            ) ?? [],
+          logs: tx.logs,
           wallet: address,
           chain: chainName(ctx, Number(tx.chain_id)),
           registry: decode ? registry : undefined,

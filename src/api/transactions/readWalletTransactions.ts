@@ -3,11 +3,15 @@ import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
 import type { DialectCaps } from '../../store/dialect.ts'
 import { hexToBytes } from '../../store/hexBytes.ts'
 import { type KeyColumn, keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
+import { type PackedLog, unpackLogs } from '../../store/packLogs.ts'
 import type { Database, TransactionRecord } from '../../store/schema.ts'
 import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
 
 /** A wallet's transaction in the API's order: time, chain, block, position, newest first. */
 export type Position = [blockTime: number, chainId: number, blockNumber: number, txIndex: number]
+
+/** A transaction with its logs, in log-index order. */
+export type WalletTransaction = TransactionRecord & { logs: PackedLog[] }
 
 /** The key of `blocks`. */
 const BLOCK_KEY: readonly KeyColumn[] = [
@@ -20,8 +24,8 @@ const FIRST_ROUND = 64
 const MAX_ROUND = 8192
 
 /**
- * Up to `count` transactions of a wallet after `after`, newest first, with their blocks' hash
- * and time (`blocks`; the stored row has neither, migration 0021). A wallet's
+ * Up to `count` transactions of a wallet after `after`, newest first, with their logs and
+ * their blocks' hash and time (`blocks`; the stored row has neither, migration 0021). A wallet's
  * transactions are those of its activity items and its `address_transactions` rows, which
  * hold only the pairs without an item (migration 0019, `addressTransactionsToStore`): both
  * are read in key order from `after` and merged. Activity is keyed by item, not by
@@ -45,7 +49,7 @@ export async function readWalletTransactions({
 }): Promise<{
   /** Where each transaction stands (the cursor of the next page is a position). */
   positions: Position[]
-  transactions: TransactionRecord[]
+  transactions: WalletTransaction[]
 }> {
   const wallet = hexToBytes(address)
   const [fromItems, fromRows] = await Promise.all([
@@ -83,14 +87,14 @@ export async function readWalletTransactions({
   // A pair is written in the batch of its transaction and block, so every position has both
   // (unless a revert landed between the reads: then the position is left out).
   const positions: Position[] = []
-  const transactions: TransactionRecord[] = []
+  const transactions: WalletTransaction[] = []
   for (const position of merged) {
     const [, chain_id, block_number, tx_index] = position
     const row = byKey.get(txKey({ chain_id, block_number, tx_index }))
     const block = blockBy.get(`${chain_id}:${block_number}`)
     if (!row || !block) continue
     positions.push(position)
-    transactions.push(fromStoredTransaction(row, block))
+    transactions.push({ ...fromStoredTransaction(row, block), logs: unpackLogs(row.logs) })
   }
   return { positions, transactions }
 }
