@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { ZERO_ADDRESS } from '../../evm/derive/zeroAddress.ts'
 import type { DialectCaps } from '../../store/dialect.ts'
 import { hexToBytes } from '../../store/hexBytes.ts'
-import { type KeyColumn, keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
+import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
 import { type PackedLog, unpackLogs } from '../../store/packLogs.ts'
 import type { Database, TransactionRecord } from '../../store/schema.ts'
 import { fromStoredTransaction } from '../../store/toStoredTransaction.ts'
@@ -12,12 +12,6 @@ export type Position = [blockTime: number, chainId: number, blockNumber: number,
 
 /** A transaction with its logs, in log-index order. */
 export type WalletTransaction = TransactionRecord & { logs: PackedLog[] }
-
-/** The key of `blocks`. */
-const BLOCK_KEY: readonly KeyColumn[] = [
-  ['chain_id', 'bigint'],
-  ['number', 'bigint'],
-]
 
 /** Activity rows read per round at first; doubled each round a wallet needs more. */
 const FIRST_ROUND = 64
@@ -61,29 +55,23 @@ export async function readWalletTransactions({
   const merged = mergePositions(fromItems, fromRows).slice(0, count)
   if (merged.length === 0) return { positions: [], transactions: [] }
 
-  const blockKeys = [
-    ...new Map(merged.map(([, chain, block]) => [`${chain}:${block}`, [chain, block]])).values(),
-  ]
-  const [stored, blocks] = await Promise.all([
-    db
-      .selectFrom('transactions')
-      .selectAll()
-      .where(
-        keysIn({
-          caps,
-          columns: TRANSACTION_KEY,
-          keys: merged.map(([, chain, block, index]) => [chain, block, index]),
-        }),
-      )
-      .execute(),
-    db
-      .selectFrom('blocks')
-      .select(['chain_id', 'number', 'hash', 'timestamp'])
-      .where(keysIn({ caps, columns: BLOCK_KEY, keys: blockKeys }))
-      .execute(),
-  ])
+  // One statement, so a transaction and its block come from the same snapshot.
+  const stored = await db
+    .selectFrom('transactions as t')
+    .innerJoin('blocks as b', (join) =>
+      join.onRef('b.chain_id', '=', 't.chain_id').onRef('b.number', '=', 't.block_number'),
+    )
+    .selectAll('t')
+    .select(['b.hash as block_hash', 'b.timestamp as block_time'])
+    .where(
+      keysIn({
+        caps,
+        columns: TRANSACTION_KEY.map(([name, type]) => [`t.${name}`, type] as const),
+        keys: merged.map(([, chain, block, index]) => [chain, block, index]),
+      }),
+    )
+    .execute()
   const byKey = new Map(stored.map((row) => [txKey(row), row]))
-  const blockBy = new Map(blocks.map((b) => [`${Number(b.chain_id)}:${Number(b.number)}`, b]))
   // A pair is written in the batch of its transaction and block, so every position has both
   // (unless a revert landed between the reads: then the position is left out).
   const positions: Position[] = []
@@ -91,10 +79,12 @@ export async function readWalletTransactions({
   for (const position of merged) {
     const [, chain_id, block_number, tx_index] = position
     const row = byKey.get(txKey({ chain_id, block_number, tx_index }))
-    const block = blockBy.get(`${chain_id}:${block_number}`)
-    if (!row || !block) continue
+    if (!row) continue
     positions.push(position)
-    transactions.push({ ...fromStoredTransaction(row, block), logs: unpackLogs(row.logs) })
+    transactions.push({
+      ...fromStoredTransaction(row, { hash: row.block_hash, timestamp: row.block_time }),
+      logs: unpackLogs(row.logs),
+    })
   }
   return { positions, transactions }
 }
