@@ -225,12 +225,14 @@ async function checkSide(side: (typeof sides)[number], block: bigint, where: str
 }
 
 test('behavior: random swaps and reorgs of depth 1-6 leave every stored price equal to its pool on the node, and to a clean index', async () => {
-  await synced()
+  // The world's own blocks (pools and their liquidity) stay: a reorg deeper than the swaps
+  // since would take the liquidity away, and TKB's price with it (seed 1870005990 did).
+  const built = (await synced()).number
   const depths: number[] = []
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = prng.between(2, 8); i > 0; i--) await swap()
-    await synced()
-    const depth = prng.between(1, 6)
+    const before = await synced()
+    const depth = Math.min(prng.between(1, 6), Number(before.number - built))
     depths.push(depth)
     const replacements = Array.from({ length: prng.between(1, 3) }, () => [
       randomSwap(),
