@@ -4,8 +4,8 @@ import type { Store } from './createStore.ts'
 /**
  * Whether PostgreSQL's autovacuum runs (the server's `autovacuum` setting); undefined on
  * SQLite, which has none and needs none (its deleted and updated rows free their pages).
- * Without it, every balance, holder count and undo entry the indexer updates or deletes
- * leaves its old row version (and index entries) on disk for good.
+ * Without it, the old row versions (and index entries) of every balance, holder count and
+ * undo entry the indexer updates or deletes are not cleaned up, and those tables keep growing.
  */
 export async function readAutovacuum(
   store: Pick<Store, 'db' | 'dialect'>,

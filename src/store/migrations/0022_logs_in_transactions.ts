@@ -7,8 +7,8 @@ import type { DialectCaps } from '../dialect.ts'
  * `logs` table goes: its only reader listed a transaction's logs, and a row of its own per log
  * (a key of four integers, a primary-key index, and on PostgreSQL a tuple header) cost more
  * than the log. The bytes are built here in SQL, log-index order, as `packLogs` builds them:
- * `int4send` on PostgreSQL, `unhex(printf(…))` and an ordered `group_concat` (SQLite 3.44) on
- * SQLite. PostgreSQL writes a new version of every transaction with logs (the old ones are
+ * `int4send` on PostgreSQL, `unhex(printf(…))` and an ordered `group_concat` (SQLite 3.44 or
+ * later; better-sqlite3 12 bundles 3.53) on SQLite. PostgreSQL writes a new version of every transaction with logs (the old ones are
  * space for new rows after vacuum; `VACUUM FULL transactions` gives it back). Released: never
  * edit.
  */
