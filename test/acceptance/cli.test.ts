@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { createTestDatabase } from '../support/createTestStore.ts'
 
 // Acceptance: bad config, an unreachable RPC or a node on the wrong chain gives a clear
 // message and a non-zero exit, never a stack trace. Runs the real `scry` binary.
@@ -73,6 +75,43 @@ describe('scry CLI', () => {
       `error: Chain 1: the node at ${anvil.rpcUrl} is chain 8453.\nPoint --rpc 1=… at a node of chain 1.\n`,
     )
   })
+
+  test('behavior: on PostgreSQL without autovacuum, start warns (and only then)', async () => {
+    const database = await createTestDatabase('postgres')
+    try {
+      const client = new pg.Client({ connectionString: database.url })
+      await client.connect()
+      const setting = await client
+        .query<{ autovacuum: string }>('show autovacuum')
+        .then((q) => q.rows[0]?.autovacuum)
+        .finally(() => client.end())
+      // The wrong chain ends the run right after the store's checks.
+      const r = await scry([
+        'start',
+        '--port',
+        '0',
+        '--rpc',
+        `1=${anvil.rpcUrl}`,
+        '--database',
+        database.url,
+        '--log-level',
+        'warn',
+      ])
+      expect(r.code).toBe(1)
+      const warned = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { level: number; setting?: string; msg: string })
+        .filter((entry) => entry.setting === 'autovacuum')
+      expect(warned.length).toBe(setting === 'off' ? 1 : 0)
+      if (warned[0]) {
+        expect(warned[0].level).toBe(40)
+        expect(warned[0].msg).toMatch(/autovacuum is off.*docs\/deploy\.md/)
+      }
+    } finally {
+      await database.drop()
+    }
+  }, 60_000)
 
   test('error: an unreachable RPC', async () => {
     const r = await scry([
