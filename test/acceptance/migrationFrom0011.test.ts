@@ -20,16 +20,18 @@ import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 // Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
 // (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
 // addresses as bytes), 0019 (address_transactions beyond activity), 0021 (transactions
-// without their block's hash and time) and 0022 (logs packed in their transactions), migrated, holds what
-// indexing the same world writes today, answers every wallet endpoint the same and reverts
-// the same. The "before" database is the indexed world written in the 0011 schema: every
-// table copied as it is, activity as the full items (`selectActivity`), transfers with their
-// transaction's hash and time, every (address, transaction) pair in `address_transactions`,
-// transactions, logs and every address in hex text, uint256 values as 64 hex digits, and the undo log without the
-// entries naming history rows, which is exactly what the 0011 indexer wrote. Prices are the
-// exception (0018 keeps them relative to the route's parent): the copy holds today's prices
-// and hourly points in USD, as 0011 stored them, without their undo entries (0018's own test
-// reverts a converted one), and they are compared by what the API answers, not by rows.
+// without their block's hash and time) and 0022 (logs packed in their transactions),
+// migrated, holds what indexing the same world writes today, answers every wallet endpoint
+// the same and reverts the same. The "before" database is the indexed world written in the
+// 0011 schema: every table copied as it is, activity as the full items (`selectActivity`),
+// transfers with their transaction's hash and time, every (address, transaction) pair in
+// `address_transactions`, transactions with their block's hash and time, logs in a table of
+// their own, every address in hex text, uint256 values as 64 hex digits, and the undo log
+// without the entries naming history rows, which is exactly what the 0011 indexer wrote.
+// Prices are the exception (0018 keeps them relative to the route's parent): the copy holds
+// today's prices and hourly points in USD, as 0011 stored them, without their undo entries
+// (0018's own test reverts a converted one), and they are compared by what the API answers,
+// not by rows.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
 const COPIED = [
@@ -61,7 +63,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0021 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions)', () => {
+describe('migrations 0012 to 0022 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
