@@ -3,7 +3,7 @@ import type { ActivityRecord, AddressTransactionRecord } from './schema.ts'
 /**
  * Which of a batch's (address, transaction) pairs `address_transactions` keeps: those the
  * address has no activity item in (migration 0019). A wallet's transactions are the
- * transactions of its activity items and these rows (`readWalletTransactionKeys`), so each
+ * transactions of its activity items and these rows (`readWalletTransactions`), so each
  * pair is stored once: most pairs are a sender's or a recipient's, who have an item; what
  * is left is mostly the contracts a transaction called or whose logs it emitted. Pure.
  */

@@ -7,7 +7,7 @@ import type { DialectCaps } from '../dialect.ts'
  * both tables (`readWalletTransactions`). The rows that repeat an item's pair (about two of
  * every three) are deleted, and so are the undo entries that named them, as a fresh index
  * would have written none. PostgreSQL reuses the freed space for new rows and gives it back
- * to the file system only after `VACUUM FULL` (docs/migrating.md). Released: never edit.
+ * to the file system only after `VACUUM FULL` (docs/deploy.md). Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   await sql`
