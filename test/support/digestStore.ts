@@ -37,6 +37,13 @@ export async function digestStore(store: Store): Promise<Record<string, string>>
       const { block_number, ...rest } = row
       const kept = stateTables.has(table) ? rest : row
       hash.update(`${JSON.stringify(kept, Object.keys(kept).sort())}\n`)
+      // Bytes columns as hex: a key list given to JSON.stringify also filters what a Buffer's
+      // toJSON gives ({type, data}), which would hash every byte column as `{}`.
+      for (const key of Object.keys(kept).sort()) {
+        const value = kept[key]
+        if (value instanceof Uint8Array)
+          hash.update(`${key}=${Buffer.from(value).toString('hex')}\n`)
+      }
     }
     out[table] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`
   }
