@@ -1,13 +1,14 @@
 import type { Insertable } from 'kysely'
 import { bytesToHex, bytesToHexOrNull, hexToBytes, hexToBytesOrNull } from './hexBytes.ts'
+import { packCalldata, unpackCalldata } from './packCalldata.ts'
 import { type PackedLog, packLogs } from './packLogs.ts'
 import type { BlockTable, Database, TransactionRecord, TransactionTable } from './schema.ts'
 
 /**
- * The row the store keeps for a transaction and its logs (in log-index order): hashes,
- * calldata and addresses as bytes, the logs packed (`packLogs`, migration 0022), without the
- * block's hash and time (`blocks` has them, migration 0021). Pure; every row is built with the
- * same fields in the same order.
+ * The row the store keeps for a transaction and its logs (in log-index order): hashes and
+ * addresses as bytes, calldata and logs packed (`packCalldata`, `packLogs`: migrations 0022,
+ * 0023), without the block's hash and time (`blocks` has them, migration 0021). Pure; every
+ * row is built with the same fields in the same order.
  */
 export function toStoredTransaction(
   record: TransactionRecord,
@@ -26,7 +27,7 @@ export function toStoredTransaction(
     gas_price: record.gas_price,
     gas_used: record.gas_used,
     tx_type: record.tx_type,
-    input: hexToBytes(record.input),
+    input: packCalldata(record.input),
     success: record.success,
     logs: packLogs(logs),
   }
@@ -55,7 +56,7 @@ export function fromStoredTransaction(
     gas_price: row.gas_price,
     gas_used: row.gas_used,
     tx_type: row.tx_type,
-    input: bytesToHex(row.input),
+    input: unpackCalldata(row.input),
     success: row.success,
   }
 }

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import { type ActivityFunction, describeCall, toActivityItem } from '../../items/toActivityItem.ts'
-import { bytesToHex, hexToBytes } from '../../store/hexBytes.ts'
+import { hexToBytes } from '../../store/hexBytes.ts'
 import { keysIn, TRANSACTION_KEY } from '../../store/keysIn.ts'
+import { unpackCalldata } from '../../store/packCalldata.ts'
 import type { ActivityType, AssetType } from '../../store/schema.ts'
 import { activityRecordOf, selectActivity } from '../../store/selectActivity.ts'
 import { abiRegistryForApi } from '../abiRegistryForApi.ts'
@@ -239,7 +240,7 @@ export const activityRoutes: RouteModule = async (app, ctx) => {
       const inputBy = new Map(
         inputs.map((t) => [
           `${Number(t.chain_id)}:${Number(t.block_number)}:${Number(t.tx_index)}`,
-          bytesToHex(t.input),
+          unpackCalldata(t.input),
         ]),
       )
 
