@@ -31,7 +31,7 @@ export type BatchWrite = {
   keepUndo: boolean
   blocks: Insertable<Database['blocks']>[]
   transactions: TransactionRecord[]
-  /** Stored with their transactions (packed, migration 0022). */
+  /** Stored with their transactions (packed, migrations 0022 and 0023). */
   logs: LogRecord[]
   /** Every (address, transaction) pair; the store keeps those without an activity item. */
   addressTransactions: AddressTransactionRecord[]

@@ -148,9 +148,12 @@ export type TransactionRecord = {
 }
 
 /**
- * Stored transactions: hashes and calldata (migration 0014) and addresses (0017) as bytes
+ * Stored transactions: hashes (migration 0014) and addresses (0017) as bytes
  * (`toStoredTransaction`); the block's hash and time are the block's (`blocks`, migration
- * 0021); the transaction's logs packed in one column (`packLogs`, migration 0022).
+ * 0021); the transaction's logs in one column (`packLogs`, migration 0022); calldata and
+ * logs in packed words (`packCalldata`, `packLogs`, migration 0023). On PostgreSQL
+ * `tx_index` is `integer` and `tx_type` and `success` `smallint` (0024), as `activity`'s and
+ * `transfers`' positions within a block.
  */
 export type TransactionTable = Omit<
   TransactionRecord,

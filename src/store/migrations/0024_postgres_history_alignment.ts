@@ -12,7 +12,8 @@ import type { DialectCaps } from '../dialect.ts'
  * bytes instead of 120, a transfer 144 instead of 152, a transaction about 20 bytes less
  * (`bench:ingest`: docs/indexer.md). Chain ids, block numbers and times stay `bigint` (chain
  * ids above 2^31 exist). Each table is copied in key order into a new one, which then takes
- * the old name, key and indexes (the copy and its indexes are built packed). SQLite stores
+ * the old name, key and indexes (the copy and its indexes are built packed) and is analyzed
+ * (the planner's statistics of the old table went with it). SQLite stores
  * integers in as few bytes as they need and does not align: nothing changes there. Both
  * releases read and write the same values (the row writer takes column types from the
  * catalogue). Released: never edit.
@@ -133,4 +134,6 @@ async function rebuild(
   await sql`alter table ${sql.table(next)} rename to ${sql.table(table)}`.execute(db)
   await sql`alter table ${sql.table(table)} add constraint ${sql.id(key.name)}
     primary key (${key.columns})`.execute(db)
+  // A new table has no statistics until autovacuum gets to it (never, where it is off).
+  await sql`analyze ${sql.table(table)}`.execute(db)
 }
