@@ -11,6 +11,8 @@ const MAX_U32 = 0xffff_ffff
  *   0–32: that many leading zero bytes left out (addresses, amounts: 12 or more); 33–64:
  *   `header − 32` leading 0xff bytes left out (negative int256, unlimited allowances); 65 and
  *   up: `KNOWN_WORDS[header − 65]` (event topics), nothing follows.
+ * Stored rows and migration 0023 depend on these layouts: change them only with a migration
+ * of their own.
  */
 export type PackWriter = {
   byte(value: number): void

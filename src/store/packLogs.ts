@@ -17,7 +17,7 @@ const DATA_AS_WORDS = 0x80
  * order), as migration 0023 lays them out (`createPackWriter`). Each log: its log index
  * (varint), its address (20 bytes), a byte with the number of its topics (the top bit set when
  * the data is whole 32-byte words), the topics as words (a known event's topic is one byte, an
- * address two bytes and 20), the data's length in bytes (varint) and the data, as words or
+ * address a byte and its 20), the data's length in bytes (varint) and the data, as words or
  * as it is. Pure. Migration 0023 writes stored logs with this function: a later change of
  * layout needs a migration of its own, and must leave 0023 a copy of this one.
  */

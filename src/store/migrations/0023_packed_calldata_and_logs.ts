@@ -21,8 +21,8 @@ type Row = {
  * 320 bytes a transaction held there). Every row is read in key order, a chunk at a time, and
  * written back through the same functions the indexer writes with, so a migrated row equals
  * a fresh one byte for byte (`migrationFrom0011.test.ts`). PostgreSQL writes a new version of
- * every row (`VACUUM FULL transactions` gives the old ones back); SQLite reuses the freed
- * pages (`VACUUM` shrinks the file). Released: never edit (it keeps its own reader of 0022's
+ * every row (0024, right after it, copies the table into a packed one); SQLite reuses the
+ * freed pages (`VACUUM` shrinks the file). Released: never edit (it keeps its own reader of 0022's
  * layout, below; a later layout needs a migration of its own).
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
