@@ -199,7 +199,7 @@ export function* generateDataset({
       log_index: logIndex++,
       tx_index: txIndex,
       address,
-      topics: JSON.stringify([TRANSFER_TOPIC, topicOf(from), topicOf(to)]),
+      topics: [TRANSFER_TOPIC, topicOf(from), topicOf(to)],
       data: `0x${word(value)}`,
     })
   }

@@ -63,7 +63,7 @@ export function toTransactionItem({
     data: tx.input,
     success: Number(tx.success) === 1,
     logs: logs.map((log) => {
-      const topics = parseTopics(log.topics)
+      const topics = [...log.topics]
       const out: TransactionItem['logs'][number] = { address: log.address, data: log.data, topics }
       const decoded = registry?.decodeLog({ topics, data: log.data })
       if (decoded) out.decoded = { name: decoded.name, inputs: decoded.inputs }
@@ -80,13 +80,4 @@ export function toTransactionItem({
 
 function hex(value: bigint): string {
   return `0x${value.toString(16)}`
-}
-
-function parseTopics(stored: string): string[] {
-  try {
-    const topics = JSON.parse(stored) as unknown
-    return Array.isArray(topics) ? topics.filter((t): t is string => typeof t === 'string') : []
-  } catch {
-    return []
-  }
 }

@@ -34,7 +34,7 @@ describe('packLogs', () => {
       const logs: PackedLog[] = Array.from({ length: prng.int(6) }, () => ({
         log_index: index++,
         address: hex(20, prng.next),
-        topics: JSON.stringify(Array.from({ length: prng.int(5) }, () => word(prng))),
+        topics: Array.from({ length: prng.int(5) }, () => word(prng)),
         data: prng.chance(0.5)
           ? `0x${Array.from({ length: prng.int(6) }, () => word(prng).slice(2)).join('')}`
           : hex(prng.chance(0.2) ? 0 : prng.int(400), prng.next),
@@ -48,7 +48,7 @@ describe('packLogs', () => {
     const log: PackedLog = {
       log_index: 300,
       address: `0x${'ab'.repeat(20)}`,
-      topics: JSON.stringify([TRANSFER, `0x${to}`, `0x${'01'.repeat(32)}`]),
+      topics: [TRANSFER, `0x${to}`, `0x${'01'.repeat(32)}`],
       data: `0x${'00'.repeat(24)}0de0b6b3a7640000${'ff'.repeat(31)}fe`,
     }
     // 300 as a varint is ac 02; 3 topics with word data is 83; Transfer is the first known
@@ -68,7 +68,7 @@ describe('packLogs', () => {
     expect(packLogs([log]).toString('hex')).toBe(expected)
     expect(unpackLogs(Buffer.from(expected, 'hex'))).toEqual([log])
     // Data that is not whole words is kept as it is.
-    const odd = { ...log, topics: '[]', data: '0xc0ffee' }
+    const odd = { ...log, topics: [], data: '0xc0ffee' }
     expect(packLogs([odd]).toString('hex')).toBe(`ac02${'ab'.repeat(20)}0003c0ffee`)
     expect(packLogs([]).byteLength).toBe(0)
     expect(unpackLogs(new Uint8Array())).toEqual([])
@@ -79,7 +79,7 @@ describe('packLogs', () => {
     const log: PackedLog = {
       log_index: 7,
       address: `0x${'ab'.repeat(20)}`,
-      topics: JSON.stringify([TRANSFER, pad(`0x${'11'.repeat(20)}`), pad(`0x${'22'.repeat(20)}`)]),
+      topics: [TRANSFER, pad(`0x${'11'.repeat(20)}`), pad(`0x${'22'.repeat(20)}`)],
       data: pad('0x0de0b6b3a7640000'),
     }
     expect(packLogs([log]).byteLength).toBe(75)
@@ -90,7 +90,7 @@ describe('packLogs', () => {
       {
         log_index: 200,
         address: `0x${'00'.repeat(20)}`,
-        topics: JSON.stringify([TRANSFER, `0x${'00'.repeat(31)}01`]),
+        topics: [TRANSFER, `0x${'00'.repeat(31)}01`],
         data: `0x${'12'.repeat(64)}`,
       },
     ])
@@ -106,14 +106,14 @@ describe('packLogs', () => {
     expect(() => unpackLogs(Buffer.from('ffffffffff7f', 'hex'))).toThrow(
       'unpackLogs: a varint runs on',
     )
-    expect(() => packLogs([{ log_index: 0, address: '0x12', topics: '[]', data: '0x' }])).toThrow(
+    expect(() => packLogs([{ log_index: 0, address: '0x12', topics: [], data: '0x' }])).toThrow(
       /20-byte address/,
     )
     expect(() =>
-      packLogs([{ log_index: 0, address: `0x${'00'.repeat(20)}`, topics: '["0x12"]', data: '0x' }]),
+      packLogs([{ log_index: 0, address: `0x${'00'.repeat(20)}`, topics: ['0x12'], data: '0x' }]),
     ).toThrow(/32 bytes/)
     expect(() =>
-      packLogs([{ log_index: 2 ** 32, address: `0x${'00'.repeat(20)}`, topics: '[]', data: '0x' }]),
+      packLogs([{ log_index: 2 ** 32, address: `0x${'00'.repeat(20)}`, topics: [], data: '0x' }]),
     ).toThrow(/below 2\^32/)
   })
 })

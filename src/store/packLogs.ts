@@ -24,7 +24,7 @@ const DATA_AS_WORDS = 0x80
 export function packLogs(logs: readonly PackedLog[]): Buffer {
   const out = createPackWriter(logs.length * 160)
   for (const log of logs) {
-    const topics = (JSON.parse(log.topics) as string[]).map(hexToBytes)
+    const topics = log.topics.map(hexToBytes)
     const address = hexToBytes(log.address)
     const data = hexToBytes(log.data)
     if (address.byteLength !== ADDRESS_BYTES || topics.length > MAX_TOPICS)
@@ -59,7 +59,7 @@ export function unpackLogs(packed: Uint8Array): PackedLog[] {
     const data = bytesToHex(
       head & DATA_AS_WORDS ? read.words(length / TOPIC_BYTES) : read.bytes(length),
     )
-    logs.push({ log_index, address, topics: JSON.stringify(topics), data })
+    logs.push({ log_index, address, topics, data })
   }
   return logs
 }

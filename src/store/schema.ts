@@ -180,8 +180,8 @@ export type LogRecord = {
   log_index: number
   tx_index: number
   address: string
-  /** JSON array of 32-byte topics. */
-  topics: string
+  /** 32-byte topics, as hex. */
+  topics: readonly string[]
   data: string
 }
 

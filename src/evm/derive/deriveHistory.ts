@@ -129,7 +129,7 @@ export function deriveHistory({
           log_index: log.logIndex,
           tx_index: tx.index,
           address: log.address,
-          topics: JSON.stringify(log.topics),
+          topics: log.topics,
           data: log.data,
         })
         involved.add(log.address)

@@ -87,7 +87,7 @@ function unpackLogs0022(packed: Uint8Array): PackedLog[] {
     for (let i = 0; i < count; i++, at += 32) topics.push(hex(at, at + 32))
     const length = bytes.readUInt32BE(at)
     at += 4
-    logs.push({ log_index, address, topics: JSON.stringify(topics), data: hex(at, at + length) })
+    logs.push({ log_index, address, topics, data: hex(at, at + length) })
     at += length
     if (at > bytes.byteLength) throw new Error('0023: stored logs are cut short')
   }
