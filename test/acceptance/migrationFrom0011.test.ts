@@ -21,7 +21,8 @@ import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 // (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
 // addresses as bytes), 0019 (address_transactions beyond activity), 0021 (transactions
 // without their block's hash and time), 0022 (logs packed in their transactions), 0023
-// (calldata and logs in packed words) and 0024 (PostgreSQL's history columns realigned), migrated, holds what indexing the same world writes today, answers every wallet endpoint
+// (calldata and logs in packed words) and 0024 (PostgreSQL's history columns realigned),
+// migrated, holds what indexing the same world writes today, answers every wallet endpoint
 // the same and reverts the same. The "before" database is the indexed world written in the
 // 0011 schema: every table copied as it is, activity as the full items (`selectActivity`),
 // transfers with their transaction's hash and time, every (address, transaction) pair in
