@@ -27,8 +27,14 @@ export type Store = {
   db: Kysely<Database>
   /** Fails with a typed error when the database cannot be reached. */
   ping(): Promise<void>
-  /** Applies pending migrations; `onStart` hears each one's name as it begins. */
-  migrate(options?: { onStart?: (name: string) => void }): Promise<{ applied: string[] }>
+  /**
+   * Applies pending migrations; `onStart` hears each one's name as it begins, `onProgress`
+   * the rows done (of a total, where counted) after each chunk of one that works in chunks.
+   */
+  migrate(options?: {
+    onStart?: (name: string) => void
+    onProgress?: (name: string, done: number, total: number | undefined) => void
+  }): Promise<{ applied: string[] }>
   getCheckpoint(chainId: number): Promise<Checkpoint | undefined>
   /** Stored block hashes of `from..to` (inclusive) by number; heights not stored are absent. */
   getBlockHashes(args: { chainId: number; from: number; to: number }): Promise<Map<number, string>>

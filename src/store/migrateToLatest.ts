@@ -27,7 +27,12 @@ import * as m0024 from './migrations/0024_postgres_history_alignment.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
-type MigrationModule = { up: (db: Kysely<unknown>, caps: DialectCaps) => Promise<void> }
+/** How far a long migration is: rows done, of `total` where it counted them. */
+export type MigrationProgress = (done: number, total: number | undefined) => void
+
+type MigrationModule = {
+  up: (db: Kysely<unknown>, caps: DialectCaps, progress: MigrationProgress) => Promise<void>
+}
 
 /** Ordered, versioned migrations. Released ones are never edited. */
 const MIGRATIONS: Record<string, MigrationModule> = {
@@ -62,6 +67,7 @@ export async function migrateToLatest({
   caps,
   upTo,
   onStart,
+  onProgress,
 }: {
   db: Kysely<Database>
   caps: DialectCaps
@@ -69,6 +75,8 @@ export async function migrateToLatest({
   upTo?: string
   /** Called as each pending migration starts (some rewrite whole tables and take a while). */
   onStart?: (name: string) => void
+  /** Called by migrations that work in chunks, after each chunk (0023). */
+  onProgress?: (name: string, done: number, total: number | undefined) => void
 }): Promise<{ applied: string[] }> {
   if (upTo !== undefined && !(upTo in MIGRATIONS)) throw new Error(`No migration ${upTo}`)
   // Kysely runs a migration in a transaction only where its adapter calls DDL transactional
@@ -82,10 +90,11 @@ export async function migrateToLatest({
         out[name] = {
           up: async (k) => {
             onStart?.(name)
-            if (!wrap) return module.up(k, caps)
+            const progress: MigrationProgress = (done, total) => onProgress?.(name, done, total)
+            if (!wrap) return module.up(k, caps, progress)
             await sql`begin`.execute(k)
             try {
-              await module.up(k, caps)
+              await module.up(k, caps, progress)
               await sql`commit`.execute(k)
             } catch (error) {
               await sql`rollback`.execute(k)

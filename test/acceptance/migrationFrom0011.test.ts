@@ -75,7 +75,9 @@ describe('migrations 0012 to 0024 (compact history, Aave tokens, address bytes, 
         await world.indexInto(fresh.store)
         await migrateToLatest({ db: migrated.db, caps: migrated.caps, upTo: BEFORE })
         await writeAs0011({ from: fresh.store, to: migrated })
-        expect(await migrated.migrate()).toEqual({
+        const reports: [string, number, number | undefined][] = []
+        const result = await migrated.migrate({ onProgress: (...report) => reports.push(report) })
+        expect(result).toEqual({
           applied: [
             '0012_compact_history',
             '0013_keyed_history_undo',
@@ -93,6 +95,14 @@ describe('migrations 0012 to 0024 (compact history, Aave tokens, address bytes, 
           ],
         })
         await expectSameData(fresh.store, migrated)
+        // 0023 rewrote every transaction in chunks and said how far it was after each.
+        const transactions = (await readStoredTransactions(fresh.store)).length
+        expect(reports.at(-1)).toEqual([
+          '0023_packed_calldata_and_logs',
+          transactions,
+          transactions,
+        ])
+        expect(reports.length).toBe(Math.ceil(transactions / 1000))
         // 0016 queued every stored ERC20 token that is no DeFi token for the one-time probe.
         const queued = await migrated.db.selectFrom('defi_token_probes').select('address').execute()
         const erc20 = await fresh.store.db

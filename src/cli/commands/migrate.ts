@@ -1,5 +1,6 @@
 import type { ScryConfig } from '../../config/types.ts'
 import { createStore } from '../../store/createStore.ts'
+import { reportMigrationProgress } from '../reportMigrationProgress.ts'
 
 /** `scry migrate`: apply pending database migrations, then exit. */
 export async function runMigrate({ config }: { config: ScryConfig }): Promise<number> {
@@ -8,6 +9,7 @@ export async function runMigrate({ config }: { config: ScryConfig }): Promise<nu
     await store.ping()
     const { applied } = await store.migrate({
       onStart: (name) => process.stderr.write(`Applying ${name}…\n`),
+      onProgress: reportMigrationProgress((line) => process.stderr.write(`${line}\n`)),
     })
     process.stdout.write(
       applied.length === 0

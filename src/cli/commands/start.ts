@@ -6,6 +6,7 @@ import { readAutovacuum } from '../../store/readAutovacuum.ts'
 import { formatProgress } from '../formatProgress.ts'
 import { parseIndexChains } from '../parseIndexChains.ts'
 import { ROLES, type Role } from '../parseRoles.ts'
+import { reportMigrationProgress } from '../reportMigrationProgress.ts'
 import { runNode } from '../runNode.ts'
 
 /** `scry start`: index the configured chains and serve the API until `signal` aborts. */
@@ -51,6 +52,10 @@ export async function runStart({
     const { applied } = await store.migrate({
       onStart: (migration) =>
         logger.info({ migration }, 'Migrating the database (large stores: this can take minutes)'),
+      onProgress: reportMigrationProgress((line, fields) => {
+        logger.info(fields, 'Migrating the database')
+        if (tty) process.stderr.write(`${line}\n`)
+      }),
     })
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrated')
     if (roles.has('indexer') && (await readAutovacuum(store)) === false) {

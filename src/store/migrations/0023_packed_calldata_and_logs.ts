@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { DialectCaps } from '../dialect.ts'
+import type { MigrationProgress } from '../migrateToLatest.ts'
 import { packCalldata } from '../packCalldata.ts'
 import { type PackedLog, packLogs } from '../packLogs.ts'
 
@@ -22,10 +23,20 @@ type Row = {
  * written back through the same functions the indexer writes with, so a migrated row equals
  * a fresh one byte for byte (`migrationFrom0011.test.ts`). PostgreSQL writes a new version of
  * every row (0024, right after it, copies the table into a packed one); SQLite reuses the
- * freed pages (`VACUUM` shrinks the file). Released: never edit (it keeps its own reader of 0022's
+ * freed pages (`VACUUM` shrinks the file). It reports the rows done after each chunk (`scry
+ * migrate` prints them). Released: never edit (it keeps its own reader of 0022's
  * layout, below; a later layout needs a migration of its own).
  */
-export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
+export async function up(
+  db: Kysely<unknown>,
+  caps: DialectCaps,
+  progress: MigrationProgress,
+): Promise<void> {
+  const counted = await sql<{ n: number | string }>`select count(*) as n from transactions`.execute(
+    db,
+  )
+  const total = Number(counted.rows[0]?.n ?? 0)
+  let done = 0
   let last: Row | undefined
   for (;;) {
     const after = last
@@ -44,32 +55,38 @@ export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> 
         input: packCalldata(`0x${Buffer.from(row.input).toString('hex')}`),
         logs: packLogs(unpackLogs0022(row.logs)),
       }))
-    if (packed.length === 0) continue
-    if (caps.name === 'postgres') {
-      await sql`
-        update transactions t set input = v.input, logs = v.logs
-        from unnest(
-          ${packed.map((r) => r.chain_id)}::int8[], ${packed.map((r) => r.block_number)}::int8[],
-          ${packed.map((r) => r.tx_index)}::int8[], ${packed.map((r) => r.input)}::bytea[],
-          ${packed.map((r) => r.logs)}::bytea[]
-        ) as v(chain_id, block_number, tx_index, input, logs)
-        where t.chain_id = v.chain_id and t.block_number = v.block_number
-          and t.tx_index = v.tx_index
-      `.execute(db)
-      continue
-    }
-    // SQLite: five parameters a row, a few hundred rows a statement.
-    for (let start = 0; start < packed.length; start += 200) {
-      const values = packed
-        .slice(start, start + 200)
-        .map((r) => sql`(${r.chain_id}, ${r.block_number}, ${r.tx_index}, ${r.input}, ${r.logs})`)
-      await sql`
-        with v(chain_id, block_number, tx_index, input, logs) as (values ${sql.join(values)})
-        update transactions set input = v.input, logs = v.logs from v
-        where transactions.chain_id = v.chain_id and transactions.block_number = v.block_number
-          and transactions.tx_index = v.tx_index
-      `.execute(db)
-    }
+    if (packed.length > 0) await write(db, caps, packed)
+    done += rows.length
+    progress(done, total)
+  }
+}
+
+/** Writes the packed columns back, by key. */
+async function write(db: Kysely<unknown>, caps: DialectCaps, packed: readonly Row[]) {
+  if (caps.name === 'postgres') {
+    await sql`
+      update transactions t set input = v.input, logs = v.logs
+      from unnest(
+        ${packed.map((r) => r.chain_id)}::int8[], ${packed.map((r) => r.block_number)}::int8[],
+        ${packed.map((r) => r.tx_index)}::int8[], ${packed.map((r) => r.input)}::bytea[],
+        ${packed.map((r) => r.logs)}::bytea[]
+      ) as v(chain_id, block_number, tx_index, input, logs)
+      where t.chain_id = v.chain_id and t.block_number = v.block_number
+        and t.tx_index = v.tx_index
+    `.execute(db)
+    return
+  }
+  // SQLite: five parameters a row, a few hundred rows a statement.
+  for (let start = 0; start < packed.length; start += 200) {
+    const values = packed
+      .slice(start, start + 200)
+      .map((r) => sql`(${r.chain_id}, ${r.block_number}, ${r.tx_index}, ${r.input}, ${r.logs})`)
+    await sql`
+      with v(chain_id, block_number, tx_index, input, logs) as (values ${sql.join(values)})
+      update transactions set input = v.input, logs = v.logs from v
+      where transactions.chain_id = v.chain_id and transactions.block_number = v.block_number
+        and transactions.tx_index = v.tx_index
+    `.execute(db)
   }
 }
 
