@@ -15,14 +15,10 @@ export function reportMigrationProgress(
     const at = now()
     if (at - last < everyMs && done !== total) return
     last = at
-    const of =
-      total === undefined || total === 0
-        ? ''
-        : ` of ${total.toLocaleString('en-US')} rows (${Math.floor((done / total) * 100)} %)`
-    report(`${migration}: ${done.toLocaleString('en-US')}${of || ' rows'}`, {
-      migration,
-      done,
-      total,
-    })
+    const count = done.toLocaleString('en-US')
+    const line = total
+      ? `${migration}: ${count} of ${total.toLocaleString('en-US')} rows (${Math.floor((done / total) * 100)} %)`
+      : `${migration}: ${count} rows`
+    report(line, { migration, done, total })
   }
 }

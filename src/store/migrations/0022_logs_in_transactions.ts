@@ -6,11 +6,12 @@ import type { DialectCaps } from '../dialect.ts'
  * layout: per log its index, address, topic count, topics, data length and data) and the
  * `logs` table goes: its only reader listed a transaction's logs, and a row of its own per log
  * (a key of four integers, a primary-key index, and on PostgreSQL a tuple header) cost more
- * than the log. The bytes are built here in SQL, log-index order, as `packLogs` builds them:
+ * than the log. The bytes are built here in SQL, log-index order, as `packLogs` built them
+ * until 0023 (which reads this layout with a copy of that reader and packs it anew):
  * `int4send` on PostgreSQL, `unhex(printf(…))` and an ordered `group_concat` (SQLite 3.44 or
- * later; better-sqlite3 12 bundles 3.53) on SQLite. PostgreSQL writes a new version of every transaction with logs (the old ones are
- * space for new rows after vacuum; `VACUUM FULL transactions` gives it back). Released: never
- * edit.
+ * later; better-sqlite3 12 bundles 3.53) on SQLite. PostgreSQL writes a new version of every
+ * transaction with logs (the old ones are space for new rows after vacuum; `VACUUM FULL
+ * transactions` gives it back). Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   if (caps.name === 'postgres') {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { DialectCaps } from '../dialect.ts'
+import { bytesToHex } from '../hexBytes.ts'
 import type { MigrationProgress } from '../migrateToLatest.ts'
 import { packCalldata } from '../packCalldata.ts'
 import { type PackedLog, packLogs } from '../packLogs.ts'
@@ -52,7 +53,7 @@ export async function up(
       .filter((row) => row.input.byteLength > 0 || row.logs.byteLength > 0)
       .map((row) => ({
         ...row,
-        input: packCalldata(`0x${Buffer.from(row.input).toString('hex')}`),
+        input: packCalldata(bytesToHex(row.input)),
         logs: packLogs(unpackLogs0022(row.logs)),
       }))
     if (packed.length > 0) await write(db, caps, packed)
@@ -93,7 +94,7 @@ async function write(db: Kysely<unknown>, caps: DialectCaps, packed: readonly Ro
 /** 0022's layout: per log index (u32), address (20), topic count (u8), topics, data length (u32), data. */
 function unpackLogs0022(packed: Uint8Array): PackedLog[] {
   const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength)
-  const hex = (from: number, to: number) => `0x${bytes.subarray(from, to).toString('hex')}`
+  const hex = (from: number, to: number) => bytesToHex(bytes.subarray(from, to))
   const logs: PackedLog[] = []
   for (let at = 0; at < bytes.byteLength; ) {
     const log_index = bytes.readUInt32BE(at)
