@@ -13,7 +13,8 @@
  * run of `scry start` in its own process (time and its own peak RSS; it runs the compiled
  * dist/ when `npm run build` is newer than every source, else the sources through tsx),
  * BENCH_SCRY_NODE_ARGS (node flags for that process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
- * SCRY_TEST_PG_URL picks the PostgreSQL server.
+ * SCRY_TEST_PG_URL picks the PostgreSQL server. On Linux each run also prints the CPU time
+ * Scry, anvil and PostgreSQL used during it (`sampleCpu`).
  */
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -47,6 +48,7 @@ import {
   packPostgresTables,
   readPostgresSetting,
 } from './support/measureDisk.ts'
+import { type CpuSample, cpuBetween, sampleCpu } from './support/sampleCpu.ts'
 
 const CHAIN_ID = 1
 /** The RPC client's own default, which the indexer's client uses too. */
@@ -64,6 +66,8 @@ type Row = {
   blocks: number
   transactions: number
   transfers: number | undefined
+  /** CPU seconds each party used during the run (`sampleCpu`). */
+  cpu?: CpuSample | undefined
 }
 
 type Stages = {
@@ -135,7 +139,8 @@ async function fetchRaw({
   chain: ChainConfig
   caps: FetchCapabilities
   toBlock: number
-}): Promise<{ seconds: number; transactions: number }> {
+}): Promise<{ seconds: number; transactions: number; cpu: CpuSample | undefined }> {
+  const cpuBefore = await sampleCpu()
   const rpc = rpcFor(chain)
   const queue = windows({ from: chain.startBlock, to: toBlock, size: chain.batchSize })
   let transactions = 0
@@ -176,7 +181,8 @@ async function fetchRaw({
   } finally {
     rpc.close()
   }
-  return { seconds: seconds(started), transactions }
+  const took = seconds(started)
+  return { seconds: took, transactions, cpu: cpuBetween(cpuBefore, await sampleCpu()) }
 }
 
 /**
@@ -185,13 +191,12 @@ async function fetchRaw({
  * its peak RSS (`VmHWM` from /proc, Linux only) is that process's alone, without this one's
  * world, raw fetch and in-process runs.
  */
-async function runOwnProcess({
-  chain,
-  toBlock,
-}: {
-  chain: ChainConfig
-  toBlock: number
-}): Promise<{ seconds: number; peakRssMiB: number | undefined; compiled: boolean }> {
+async function runOwnProcess({ chain, toBlock }: { chain: ChainConfig; toBlock: number }): Promise<{
+  seconds: number
+  peakRssMiB: number | undefined
+  compiled: boolean
+  cpu: CpuSample | undefined
+}> {
   const compiled = isBuildFresh(fileURLToPath(new URL('..', import.meta.url)))
   const { url, drop } = await createTestDatabase('sqlite')
   const id = chain.chainId
@@ -224,6 +229,7 @@ async function runOwnProcess({
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
+  const cpuBefore = await sampleCpu(child.pid)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const store = createStore({ url })
   try {
@@ -234,12 +240,14 @@ async function runOwnProcess({
       await new Promise((r) => setTimeout(r, 50))
     }
     const took = seconds(started)
+    const cpu = cpuBetween(cpuBefore, await sampleCpu(child.pid))
     const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
     const hwm = /VmHWM:\s+(\d+) kB/.exec(status)?.[1]
     return {
       seconds: took,
       peakRssMiB: hwm === undefined ? undefined : Number(hwm) / 1024,
       compiled,
+      cpu,
     }
   } finally {
     child.kill('SIGTERM')
@@ -428,6 +436,31 @@ function printTable({ rows, raw }: { rows: Row[]; raw: Row }) {
   for (const l of lines) console.log(line(l))
 }
 
+/**
+ * CPU seconds each party used during each run, and how busy Scry's process kept a core: near
+ * 100 % means the run waited on Scry's own thread (its JavaScript, SQLite and garbage
+ * collection), not on the node or the database.
+ */
+function printCpu(rows: Row[]) {
+  if (!rows.some((r) => r.cpu)) return
+  console.log('')
+  console.log('CPU seconds during each run (user + system, from /proc):')
+  const header = ['', 'seconds', 'scry', 'scry busy', 'anvil', 'postgres']
+  const lines = rows.map((r) => [
+    r.name,
+    r.seconds.toFixed(2),
+    r.cpu ? r.cpu.scry.toFixed(2) : '-',
+    r.cpu ? `${((100 * r.cpu.scry) / r.seconds).toFixed(0)} %` : '-',
+    r.cpu ? r.cpu.anvil.toFixed(2) : '-',
+    r.cpu ? r.cpu.postgres.toFixed(2) : '-',
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
+  for (const l of [header, ...lines])
+    console.log(
+      l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '),
+    )
+}
+
 function printStages(all: { name: string; stages: Stages }[]) {
   const keys = [
     'fetch',
@@ -549,7 +582,9 @@ async function main(): Promise<void> {
       }
       const close = opened.close
       cleanups.push(close)
+      const cpuBefore = await sampleCpu()
       const secs = await runIndexer({ chain, store: opened.store, toBlock })
+      const cpu = cpuBetween(cpuBefore, await sampleCpu())
       const indexedTransfers = await countRows(opened.store, 'transfers')
       const indexedTxs = await countRows(opened.store, 'transactions')
       if (indexedTxs !== transactions) {
@@ -561,6 +596,7 @@ async function main(): Promise<void> {
         blocks,
         transactions: indexedTxs,
         transfers: indexedTransfers,
+        cpu,
       })
       console.log(`Indexed into ${dialect}: ${secs.toFixed(2)} s, ${indexedTransfers} transfers`)
       disk.set(dialect, await measureDisk(opened.store))
@@ -599,6 +635,7 @@ async function main(): Promise<void> {
         blocks,
         transactions,
         transfers: rows[0]?.transfers,
+        cpu: own.cpu,
       })
       const ran = own.compiled ? 'dist/' : 'the sources through tsx; npm run build to compile'
       console.log(
@@ -613,9 +650,11 @@ async function main(): Promise<void> {
       transactions,
       // The ceiling for transfers: what the stores derived from these blocks, at fetch speed.
       transfers: rows[0]?.transfers,
+      cpu: rawBest.cpu,
     }
     console.log('')
     printTable({ rows: [raw, ...rows], raw })
+    printCpu([raw, ...rows])
     if (stageRows.length > 0) {
       console.log('')
       console.log('Staged (seconds; fetch overlaps the rest, fetchWait is what the loop waited):')
