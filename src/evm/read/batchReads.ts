@@ -13,8 +13,14 @@ const ABI = parseAbi([
 const GAS = toHex(50_000_000n)
 /** Gas kept for encoding the answers after the last read. */
 const RESERVE = 2_000_000n
-/** Reads per batched call; balances are cheaper. */
-const READS_PER_CALL = 200
+/**
+ * Reads per batched call (a batch's balances, supplies and allowances are ~1,000 reads). Each
+ * `eth_call` has a cost of its own in the node beside its reads: anvil spends 10–15 ms of CPU
+ * loading the state of a block more than ~100 blocks back, per call, so that 1,000 reads
+ * at such a block cost it ~100 ms as five calls of 200 (bench/README.md, 2026-11-27). A
+ * token read uses ~10k gas: 1,000 fit several times into one call's 50M.
+ */
+export const READS_PER_CALL = 1000
 const BALANCES_PER_CALL = 1000
 /** Fewer reads than this go one call each. */
 export const MIN_BATCHED = 4

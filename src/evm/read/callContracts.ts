@@ -14,13 +14,22 @@ export const CALL_GAS_CAP = 5_000_000n
 
 /**
  * `eth_call`s at one block; by `blockHash` (EIP-1898) where given, each with at most
- * `CALL_GAS_CAP` gas. Four or more go as few batched calls (`batchedCalls`: up to 200 reads in
- * one `eth_call`); the reads those did not answer, and those that failed in them, go one call
+ * `CALL_GAS_CAP` gas. Four or more go as few batched calls (`batchedCalls`: up to
+ * `READS_PER_CALL` reads in one `eth_call`). A batched call that ran out of gas (reads that
+ * burn theirs) leaves the reads after them unread: up to `BATCHED_ROUNDS` rounds take those in
+ * new batched calls. The reads still unread then, and those that failed inside, go one call
  * each in JSON-RPC batches. A call that reverts or runs out of gas (or that the node refuses
  * for that call alone, or a block the node no longer has: the caller's last-block check drops
  * such a batch) gives `undefined`; transport failures throw after the client's retries.
  */
 const GAS = toHex(CALL_GAS_CAP)
+
+/**
+ * Batched calls made for one `callContracts` at most: the first, and a new one for the reads
+ * a call that ran out of gas left (bounded: reads that all burn their gas go one call each,
+ * side by side, instead of one round after another).
+ */
+export const BATCHED_ROUNDS = 3
 
 export async function callContracts({
   rpc,
@@ -38,17 +47,30 @@ export async function callContracts({
   if (calls.length === 0) return []
   const tag = blockHash ? { blockHash } : toHex(blockNumber)
   const out: (Hex | undefined)[] = calls.map(() => undefined)
-  let single = calls.map((_, i) => i)
-  if (calls.length >= MIN_BATCHED) {
-    const batched = await batchedCalls({ rpc, tag, calls, gasEach: CALL_GAS_CAP, signal })
-    single = []
-    batched.forEach((answer, i) => {
+  const single: number[] = []
+  let unread = calls.map((_, i) => i)
+  for (let round = 0; round < BATCHED_ROUNDS && unread.length >= MIN_BATCHED; round++) {
+    const asked = unread
+    const batched = await batchedCalls({
+      rpc,
+      tag,
+      calls: asked.map((i) => calls[i]!),
+      gasEach: CALL_GAS_CAP,
+      signal,
+    })
+    unread = []
+    batched.forEach((answer, k) => {
+      const i = asked[k]!
       // A read that failed inside is asked again alone: there it is a plain call from no one,
       // not a static call from the lent address, and must answer as it always did.
-      if (answer?.ok) out[i] = answer.data
+      if (answer === undefined) unread.push(i)
+      else if (answer.ok) out[i] = answer.data
       else single.push(i)
     })
+    // Nothing read: a node without state overrides, or a call that failed as a whole.
+    if (unread.length === asked.length) break
   }
+  single.push(...unread)
   if (single.length === 0) return out
   const results = await rpc.batch<Hex>(
     single.map((i) => ({
