@@ -26,7 +26,7 @@ const MNEMONIC = 'test test test test test test test test test test test junk'
 const owner = mnemonicToAccount(MNEMONIC)
 /** JUMPDEST PUSH1 0 JUMP: spins until its gas is gone. */
 const SPINNER: Address = '0x00000000000000000000000000000000005b5b00'
-/** More than one batched call's gas can burn (8 × 5M of 50M), fewer than two can. */
+/** Gas burners: more than one batched call's gas holds (about 8 × 5M of 50M), fewer than two. */
 const SPINNERS = 12
 const wallets = Array.from(
   { length: 450 },
@@ -122,8 +122,8 @@ describe('batched reads against anvil', () => {
     }),
   })
   /**
-   * Every read (three times over: more than one batched call holds), then reverting ones, calls
-   * to an account without code and gas burners.
+   * Every read three times over (more than one batched call can hold), then reverting ones,
+   * calls to an account without code and gas burners.
    */
   const calls = (): ContractCall[] => [
     ...wallets.map(balanceOf),
