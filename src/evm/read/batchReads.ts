@@ -18,7 +18,8 @@ const RESERVE = 2_000_000n
  * `eth_call` has a cost of its own in the node beside its reads: anvil spends 10–15 ms of CPU
  * loading the state of a block more than ~100 blocks back, per call, so that 1,000 reads
  * at such a block cost it ~100 ms as five calls of 200 (bench/README.md, 2026-11-27). A
- * token read uses ~10k gas: 1,000 fit several times into one call's 50M.
+ * balance read costs a few thousand gas (`balanceOf` of an ERC20: ~3,000 as a call of its
+ * own, plus the cold account and the loop inside): 1,000 fit several times into 50M.
  */
 export const READS_PER_CALL = 1000
 const BALANCES_PER_CALL = 1000
