@@ -14,7 +14,7 @@ const GAS = toHex(50_000_000n)
 /** Gas kept for encoding the answers after the last read. */
 const RESERVE = 2_000_000n
 /**
- * Reads per batched call (a batch's balances, supplies and allowances are ~1,000 reads). Each
+ * Reads per batched call (a batch of 1,000 transactions reads ~1,000 balances and supplies). Each
  * `eth_call` has a cost of its own in the node beside its reads: anvil spends 10–15 ms of CPU
  * loading the state of a block more than ~100 blocks back, per call, so that 1,000 reads
  * at such a block cost it ~100 ms as five calls of 200 (bench/README.md, 2026-11-27). A
