@@ -1,8 +1,9 @@
-import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem'
+import { decodeFunctionResult, parseAbi, toFunctionSelector } from 'viem'
 import type { StateReader } from '../../store/createStore.ts'
 import type { ApprovalTable } from '../../store/schema.ts'
 import type { StateChange } from '../../store/stateTables.ts'
 import { toU256 } from '../../store/u256.ts'
+import { encodeAddressCall } from '../abi/encodeAddressCall.ts'
 import { erc20Abi } from '../abis.ts'
 import type { ChainBlock } from '../fetch/chainBlock.ts'
 import { callContracts } from '../read/callContracts.ts'
@@ -19,6 +20,10 @@ import { PERMIT2_ADDRESS, permit2Abi } from './permit2.ts'
 const operatorAbi = parseAbi([
   'function isApprovedForAll(address owner, address operator) view returns (bool)',
 ])
+
+const ALLOWANCE = toFunctionSelector('allowance(address,address)')
+const IS_APPROVED_FOR_ALL = toFunctionSelector('isApprovedForAll(address,address)')
+const PERMIT2_ALLOWANCE = toFunctionSelector('allowance(address,address,address)')
 
 type Origin = Pick<ApprovalTable, 'approved_block' | 'approved_time' | 'tx_hash'>
 
@@ -117,31 +122,16 @@ function withOrigin(event: ApprovalEvent): ApprovalKey & { origin: Origin } {
 function allowanceCall(key: ApprovalKey): { to: Address; data: Hex } {
   switch (key.kind) {
     case 'erc20':
-      return {
-        to: key.token,
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: 'allowance',
-          args: [key.owner, key.spender],
-        }),
-      }
+      return { to: key.token, data: encodeAddressCall(ALLOWANCE, key.owner, key.spender) }
     case 'operator':
       return {
         to: key.token,
-        data: encodeFunctionData({
-          abi: operatorAbi,
-          functionName: 'isApprovedForAll',
-          args: [key.owner, key.spender],
-        }),
+        data: encodeAddressCall(IS_APPROVED_FOR_ALL, key.owner, key.spender),
       }
     case 'permit2':
       return {
         to: PERMIT2_ADDRESS,
-        data: encodeFunctionData({
-          abi: permit2Abi,
-          functionName: 'allowance',
-          args: [key.owner, key.token, key.spender],
-        }),
+        data: encodeAddressCall(PERMIT2_ALLOWANCE, key.owner, key.token, key.spender),
       }
     default: {
       const never: never = key.kind

@@ -1,14 +1,11 @@
-import { decodeFunctionResult, encodeFunctionData, parseAbi, toHex } from 'viem'
+import { toHex } from 'viem'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
+import { decodeBalances, decodeReads, encodeBalances, encodeReads } from './batchReadsAbi.ts'
 import { BATCH_READS_CODE } from './batchReadsCode.ts'
 
 /** Where the reads code is lent for a call: an address no key or deployer can reach. */
 const LENT_AT: Address = '0x5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c'
-const ABI = parseAbi([
-  'function reads(address[] to, bytes[] data, uint256 gasEach, uint256 reserve) view returns (bool[] ok, bytes[] out)',
-  'function balances(address[] who) view returns (uint256[] out)',
-])
 /** Gas of one batched call: geth's default RPC gas cap (nodes cap or refuse larger asks). */
 const GAS = toHex(50_000_000n)
 /** Gas kept for encoding the answers after the last read. */
@@ -57,23 +54,15 @@ export async function batchedCalls({
     rpc,
     tag,
     signal,
-    data: chunks.map((c) =>
-      encodeFunctionData({
-        abi: ABI,
-        functionName: 'reads',
-        args: [c.map((x) => x.to), c.map((x) => x.data), gasEach, RESERVE],
-      }),
-    ),
+    data: chunks.map((c) => encodeReads({ calls: c, gasEach, reserve: RESERVE })),
   })
   return chunks.flatMap((c, i) => {
     const out: ({ ok: boolean; data: Hex } | undefined)[] = c.map(() => undefined)
     const answer = answers[i]
     if (answer === undefined) return out
     try {
-      const [ok, data] = decodeFunctionResult({ abi: ABI, functionName: 'reads', data: answer })
-      for (let k = 0; k < Math.min(ok.length, c.length); k++) {
-        out[k] = { ok: ok[k] as boolean, data: data[k] as Hex }
-      }
+      const reads = decodeReads(answer)
+      for (let k = 0; k < Math.min(reads.length, c.length); k++) out[k] = reads[k]
     } catch {
       // Not our code's answer (a node that ignored the override): read these one by one.
     }
@@ -98,14 +87,14 @@ export async function batchedBalances({
     rpc,
     tag,
     signal,
-    data: chunks.map((c) => encodeFunctionData({ abi: ABI, functionName: 'balances', args: [c] })),
+    data: chunks.map(encodeBalances),
   })
   return chunks.flatMap((c, i) => {
     const answer = answers[i]
     if (answer !== undefined) {
       try {
-        const out = decodeFunctionResult({ abi: ABI, functionName: 'balances', data: answer })
-        if (out.length === c.length) return [...out]
+        const out = decodeBalances(answer)
+        if (out.length === c.length) return out
       } catch {
         // As above.
       }
