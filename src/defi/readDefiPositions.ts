@@ -1,4 +1,5 @@
-import { type ContractCall, callContracts } from '../evm/read/callContracts.ts'
+import { callContracts } from '../evm/read/callContracts.ts'
+import type { ContractCall } from '../evm/read/readAtBlock.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Hex } from '../evm/types.ts'
 import { BaseError } from '../internal/errors.ts'

@@ -1,4 +1,4 @@
-import type { ContractCall } from '../evm/read/callContracts.ts'
+import type { ContractCall } from '../evm/read/readAtBlock.ts'
 import type { Address, Hex } from '../evm/types.ts'
 
 /** A Uniswap V3 NonfungiblePositionManager and how the addresses of its pools are derived. */

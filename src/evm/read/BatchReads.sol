@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-/// Never deployed. `callContracts` and `readNativeBalances` put this code at an unused address
-/// for one `eth_call` (a state override) to make many reads at one block in one call. The code
+/// Never deployed. `readAtBlock` puts this code at an unused address for one `eth_call` (a
+/// state override) to make many reads at one block in one call. The code
 /// is in `batchReadsCode.ts` (compiled for byzantium, so that it runs at any block since);
 /// `batchReadsCode.test.ts` compiles this file and compares.
 contract BatchReads {
@@ -27,7 +27,8 @@ contract BatchReads {
         }
     }
 
-    /// The native balance of each address.
+    /// The native balance of each address: `readAtBlock` asks it as one of `reads`' calls (a
+    /// static call of this code to itself), beside the contract calls of the same block.
     function balances(address[] calldata who) external view returns (uint256[] memory out) {
         out = new uint256[](who.length);
         for (uint256 i = 0; i < who.length; i++) out[i] = who[i].balance;

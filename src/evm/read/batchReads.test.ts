@@ -18,7 +18,8 @@ import { type Anvil, startAnvil } from '../../dev/startAnvil.ts'
 import { createRpcClient } from '../rpc/createRpcClient.ts'
 import { READS_PER_CALL } from './batchReads.ts'
 import { BATCH_READS_CODE } from './batchReadsCode.ts'
-import { CALL_GAS_CAP, type ContractCall, callContracts } from './callContracts.ts'
+import { callContracts } from './callContracts.ts'
+import { CALL_GAS_CAP, type ContractCall, readAtBlock } from './readAtBlock.ts'
 import { readNativeBalances } from './readNativeBalances.ts'
 
 const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }
@@ -215,6 +216,22 @@ describe('batched reads against anvil', () => {
           // The client no longer tries batched calls for a while.
           expect(proxy.seen.get('eth_call')).toBeUndefined()
         }
+
+        // Calls and balances together: the balances ride in the calls' batched calls.
+        proxy.seen.clear()
+        const both = await readAtBlock({
+          rpc,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          calls: list,
+          native: [...wallets, token, SPINNER],
+        })
+        expect(both.results).toEqual(expected)
+        expect(both.native).toEqual(balances)
+        if (!refuseOverrides) {
+          expect(proxy.seen.get('eth_call')).toBe(made)
+          expect(proxy.seen.get('eth_getBalance')).toBeUndefined()
+        } else expect(proxy.seen.get('eth_getBalance')).toBe(wallets.length + 2)
       } finally {
         rpc.close()
         await proxy.close()

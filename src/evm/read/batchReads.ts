@@ -1,7 +1,7 @@
 import { toHex } from 'viem'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
-import { decodeBalances, decodeReads, encodeBalances, encodeReads } from './batchReadsAbi.ts'
+import { decodeReads, encodeBalances, encodeReads } from './batchReadsAbi.ts'
 import { BATCH_READS_CODE } from './batchReadsCode.ts'
 
 /** Where the reads code is lent for a call: an address no key or deployer can reach. */
@@ -19,7 +19,7 @@ const RESERVE = 2_000_000n
  * own, plus the cold account and the loop inside): 1,000 fit several times into 50M.
  */
 export const READS_PER_CALL = 1000
-const BALANCES_PER_CALL = 1000
+export const BALANCES_PER_CALL = 1000
 /** Fewer reads than this go one call each. */
 export const MIN_BATCHED = 4
 
@@ -28,13 +28,14 @@ type Tag = Hex | { blockHash: Hex }
 /**
  * Many reads at one block in few `eth_call`s: each lends `BatchReads.sol`'s code to an unused
  * address (a state override, the call's third parameter) and asks it to make up to
- * `READS_PER_CALL` static calls (or balance reads) in the node. Where a node refuses
+ * `READS_PER_CALL` static calls in the node (native balances are one such call to the lent
+ * code itself: `nativeBalanceReads`). Where a node refuses
  * overrides, a batched call fails or stops early (gas), the answer is `undefined` for the
  * reads it did not make and the caller reads those one call each: the results are the same
  * either way, only the number of calls differs. A batched call that fails as a whole (after
  * the client's retries) sends the client's reads one call each for ten minutes. Inner calls
  * are static calls from the lent address (a single `eth_call` is a plain call from the zero
- * address): `callContracts` asks a read that failed inside again alone.
+ * address): `readAtBlock` asks a read that failed inside again alone.
  */
 export async function batchedCalls({
   rpc,
@@ -70,37 +71,14 @@ export async function batchedCalls({
   })
 }
 
-/** Native balances in few calls (see `batchedCalls`); `undefined` where not read. */
-export async function batchedBalances({
-  rpc,
-  tag,
-  addresses,
-  signal,
-}: {
-  rpc: RpcClient
-  tag: Tag
-  addresses: readonly Address[]
-  signal?: AbortSignal | undefined
-}): Promise<(bigint | undefined)[]> {
-  const chunks = chunk(addresses, BALANCES_PER_CALL)
-  const answers = await send({
-    rpc,
-    tag,
-    signal,
-    data: chunks.map(encodeBalances),
-  })
-  return chunks.flatMap((c, i) => {
-    const answer = answers[i]
-    if (answer !== undefined) {
-      try {
-        const out = decodeBalances(answer)
-        if (out.length === c.length) return out
-      } catch {
-        // As above.
-      }
-    }
-    return c.map(() => undefined)
-  })
+/**
+ * Reads of native balances for `batchedCalls`: one call of the lent code's own `balances` per
+ * `BALANCES_PER_CALL` addresses (a cold balance costs 2,600 gas: 1,000 fit in `CALL_GAS_CAP`).
+ * They answer only inside a batched call, where the code is lent; `decodeBalances` reads the
+ * answers.
+ */
+export function nativeBalanceReads(addresses: readonly Address[]): { to: Address; data: Hex }[] {
+  return chunk(addresses, BALANCES_PER_CALL).map((c) => ({ to: LENT_AT, data: encodeBalances(c) }))
 }
 
 /**

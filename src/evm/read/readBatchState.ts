@@ -18,8 +18,8 @@ import { decodeDecimals, decodeMetadataString, decodeUint } from '../decode/deco
 import type { Touched } from '../derive/touched.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
-import { type ContractCall, callContracts } from './callContracts.ts'
-import { readNativeBalances } from './readNativeBalances.ts'
+import { callContracts } from './callContracts.ts'
+import { type ContractCall, readAtBlock } from './readAtBlock.ts'
 
 /** Rows the store has for what a batch touched (state before the batch). */
 export type LoadedState = {
@@ -162,8 +162,16 @@ export async function readBatchState({
       ...(standard === 'erc20' ? probes.map((data) => ({ to: t, data })) : []),
     ]),
   ]
-  const [results, supplyBefore, native] = await Promise.all([
-    callContracts({ rpc, blockNumber: toBlock, blockHash: toHash, calls, ...sig }),
+  // Balances, supplies, metadata and native balances in one read of the last block.
+  const [{ results, native }, supplyBefore] = await Promise.all([
+    readAtBlock({
+      rpc,
+      blockNumber: toBlock,
+      blockHash: toHash,
+      calls,
+      native: [...touched.native],
+      signal,
+    }),
     // Supply before the batch of tokens first seen now: the baseline for the rebasing check.
     fromBlock > 0n
       ? callContracts({
@@ -174,13 +182,6 @@ export async function readBatchState({
           ...sig,
         })
       : Promise.resolve(newErc20.map(() => '0x' as const)),
-    readNativeBalances({
-      rpc,
-      blockNumber: toBlock,
-      blockHash: toHash,
-      addresses: [...touched.native],
-      ...sig,
-    }),
   ])
 
   let k = 0

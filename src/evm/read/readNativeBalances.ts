@@ -1,13 +1,10 @@
-import { toHex } from 'viem'
-import { RetryableError } from '../../internal/errors.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
-import { batchedBalances, MIN_BATCHED } from './batchReads.ts'
+import { readAtBlock } from './readAtBlock.ts'
 
 /**
- * Native balances of many addresses at one block; by `blockHash` (EIP-1898) where given, so
- * that a node that switched branches answers for our block or not at all. Four or more are
- * read in few batched calls (`batchedBalances`), the rest with `eth_getBalance` each.
+ * Native balances of many addresses at one block, in few calls to the node: `readAtBlock`
+ * without contract calls. Throws when the node cannot give one.
  */
 export async function readNativeBalances({
   rpc,
@@ -22,34 +19,7 @@ export async function readNativeBalances({
   addresses: readonly Address[]
   signal?: AbortSignal
 }): Promise<Map<Address, bigint>> {
-  const tag = blockHash ? { blockHash } : toHex(blockNumber)
-  const out = new Map<Address, bigint>()
-  let single: Address[] = [...addresses]
-  if (addresses.length >= MIN_BATCHED) {
-    const batched = await batchedBalances({ rpc, tag, addresses, signal })
-    single = []
-    batched.forEach((balance, i) => {
-      const address = addresses[i] as Address
-      if (balance === undefined) single.push(address)
-      else out.set(address, balance)
-    })
-  }
-  if (single.length === 0) return out
-  const results = await rpc.batch<string>(
-    single.map((a) => ({ method: 'eth_getBalance', params: [a, tag] })),
-    signal ? { signal } : {},
-  )
-  results.forEach((r, i) => {
-    const address = single[i] as Address
-    if (!r.ok || typeof r.result !== 'string') {
-      throw new RetryableError(
-        `The node could not give the balance of ${address} at ${blockNumber}.`,
-        {
-          ...(r.ok ? {} : { details: r.error.shortMessage, cause: r.error }),
-        },
-      )
-    }
-    out.set(address, BigInt(r.result))
-  })
-  return out
+  if (addresses.length === 0) return new Map()
+  return (await readAtBlock({ rpc, blockNumber, blockHash, calls: [], native: addresses, signal }))
+    .native
 }
