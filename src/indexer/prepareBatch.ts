@@ -1,5 +1,5 @@
 import { toHex } from 'viem'
-import { readApprovalChanges } from '../evm/approvals/readApprovalChanges.ts'
+import { planApprovalChanges } from '../evm/approvals/planApprovalChanges.ts'
 import { deriveHistory } from '../evm/derive/deriveHistory.ts'
 import { deriveState } from '../evm/derive/deriveState.ts'
 import type { ChainBlock } from '../evm/fetch/chainBlock.ts'
@@ -35,7 +35,7 @@ export type PreparedBatch =
  * reads writes nothing (`unsettled`): the indexer starts again from its checkpoint, and the
  * block is no longer the head then. `knownHead`: the node's head when the range was chosen; a
  * batch ending below it is not at the head, and the node is not asked.
- * The node reads of state and of allowances are independent and run side by side.
+ * The node reads of state and of allowances at the last block go in the same calls.
  */
 export async function prepareBatch({
   rpc,
@@ -78,20 +78,21 @@ export async function prepareBatch({
     (await headNumber()) <= toBlock
   const { rows, touched } = deriveHistory({ chainId, blocks })
   for (const address of seedNative) touched.native.add(address)
-  const [{ loaded, reads }, approvals] = await Promise.all([
-    readBatchState({
-      rpc,
-      state,
-      chainId,
-      fromBlock: first.number,
-      toBlock: last.number,
-      toHash: last.hash,
-      parentHash: first.parentHash,
-      touched,
-      ...sig,
-    }),
-    readApprovalChanges({ rpc, state, chainId, blocks, ...sig }),
-  ])
+  // The allowances to read ride in the state reads' calls at the last block.
+  const approvalPlan = await planApprovalChanges({ state, chainId, blocks })
+  const { loaded, reads, alongside } = await readBatchState({
+    rpc,
+    state,
+    chainId,
+    fromBlock: first.number,
+    toBlock: last.number,
+    toHash: last.hash,
+    parentHash: first.parentHash,
+    touched,
+    alongside: approvalPlan.calls,
+    ...sig,
+  })
+  const approvals = approvalPlan.finish(alongside)
   const changes = deriveState({ chainId, fromBlock, toBlock, touched, loaded, reads })
   const decimals = new Map<Address, number>()
   for (const [address, t] of loaded.tokens)

@@ -64,7 +64,7 @@ export function collectEvent({
       })
       return { kind: standard, token, from, to, tokenId, value }
     }
-    // Approvals become rows in `readApprovalChanges`.
+    // Approvals become rows in `planApprovalChanges`.
     case 'erc20_approval':
       setStandard(touched, event.token, 'erc20')
       return undefined

@@ -77,6 +77,7 @@ export async function readBatchState({
   toHash,
   parentHash,
   touched,
+  alongside = [],
   defiProbes = true,
   signal,
 }: {
@@ -93,9 +94,18 @@ export async function readBatchState({
   toHash?: Hex | undefined
   parentHash?: Hex | undefined
   touched: Touched
+  /**
+   * Other calls at the last block, made in the same `eth_call`s as the batch's own reads
+   * (the approvals' allowances): their answers come back as `alongside`, in order.
+   */
+  alongside?: readonly ContractCall[]
   defiProbes?: boolean
   signal?: AbortSignal
-}): Promise<{ loaded: LoadedState; reads: BatchReads }> {
+}): Promise<{
+  loaded: LoadedState
+  reads: BatchReads
+  alongside: (Hex | undefined)[]
+}> {
   const probes = defiProbes ? DEFI_PROBE_CALLS : []
   const sig = signal ? { signal } : {}
   const candidateTokens = new Set<Address>([
@@ -162,13 +172,14 @@ export async function readBatchState({
       ...(standard === 'erc20' ? probes.map((data) => ({ to: t, data })) : []),
     ]),
   ]
-  // Balances, supplies, metadata and native balances in one read of the last block.
+  // Balances, supplies, metadata, native balances and `alongside` in one read of the last
+  // block (in as few `eth_call`s as they fit: the node pays for each).
   const [{ results, native }, supplyBefore] = await Promise.all([
     readAtBlock({
       rpc,
       blockNumber: toBlock,
       blockHash: toHash,
-      calls,
+      calls: [...calls, ...alongside],
       native: [...touched.native],
       signal,
     }),
@@ -271,6 +282,7 @@ export async function readBatchState({
   return {
     loaded: { tokens, balances, nfts },
     reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, defiTokens },
+    alongside: results.slice(calls.length),
   }
 }
 

@@ -6,9 +6,8 @@ import { toU256 } from '../../store/u256.ts'
 import { encodeAddressCall } from '../abi/encodeAddressCall.ts'
 import { erc20Abi } from '../abis.ts'
 import type { ChainBlock } from '../fetch/chainBlock.ts'
-import { callContracts } from '../read/callContracts.ts'
-import type { RpcClient } from '../rpc/createRpcClient.ts'
-import type { Address, Hex } from '../types.ts'
+import type { ContractCall } from '../read/readAtBlock.ts'
+import type { Hex } from '../types.ts'
 import {
   type ApprovalEvent,
   type ApprovalKey,
@@ -27,28 +26,34 @@ const PERMIT2_ALLOWANCE = toFunctionSelector('allowance(address,address,address)
 
 type Origin = Pick<ApprovalTable, 'approved_block' | 'approved_time' | 'tx_hash'>
 
+/** The node reads a batch's approval changes need, and what to make of their answers. */
+export type ApprovalPlan = {
+  /** Calls at the batch's last block (`readBatchState` makes them with its own). */
+  calls: ContractCall[]
+  /** The `approvals` changes, from the answers to `calls` in their order. */
+  finish(results: readonly (Hex | undefined)[]): StateChange[]
+}
+
 /**
  * The `approvals` rows a batch leaves behind: every approval it emitted, and every stored
  * allowance of an owner whose tokens left it (a `transferFrom` spends without an event), read
  * from the node at the batch's last block, so amounts are exact whatever the token does.
  * A zero allowance or a revoked operator deletes the row; a call that reverts changes nothing.
+ * Planned here (the store read), read with the batch's other reads of that block (one
+ * `eth_call` for all of them where they fit).
  */
-export async function readApprovalChanges({
-  rpc,
+export async function planApprovalChanges({
   state,
   chainId,
   blocks,
-  signal,
 }: {
-  rpc: RpcClient
   /** The store with the batches not yet committed. */
   state: Pick<StateReader, 'readState'>
   chainId: number
   blocks: readonly ChainBlock[]
-  signal?: AbortSignal
-}): Promise<StateChange[]> {
+}): Promise<ApprovalPlan> {
   const last = blocks[blocks.length - 1]
-  if (!last) return []
+  if (!last) return { calls: [], finish: () => [] }
   const { approved, spent } = collectApprovalEvents(blocks)
 
   // Stored allowances of owners whose tokens moved: keep their approval's origin.
@@ -77,35 +82,33 @@ export async function readApprovalChanges({
   }
 
   const keys = [...toRead.values()]
-  const results = await callContracts({
-    rpc,
-    blockNumber: last.number,
-    blockHash: last.hash,
+  return {
     calls: keys.map(allowanceCall),
-    ...(signal ? { signal } : {}),
-  })
-  const changes: StateChange[] = []
-  for (const [i, key] of keys.entries()) {
-    const read = decodeAllowance(key, results[i])
-    if (read === undefined) continue
-    const id = { owner: key.owner, chain_id: chainId, token: key.token, spender: key.spender }
-    changes.push({
-      table: 'approvals',
-      key: { ...id, kind: key.kind },
-      row:
-        read.amount === 0n
-          ? null
-          : {
-              ...id,
-              kind: key.kind,
-              allowance: toU256(read.amount),
-              block_number: Number(last.number),
-              ...key.origin,
-              expiration: read.expiration,
-            },
-    })
+    finish(results) {
+      const changes: StateChange[] = []
+      for (const [i, key] of keys.entries()) {
+        const read = decodeAllowance(key, results[i])
+        if (read === undefined) continue
+        const id = { owner: key.owner, chain_id: chainId, token: key.token, spender: key.spender }
+        changes.push({
+          table: 'approvals',
+          key: { ...id, kind: key.kind },
+          row:
+            read.amount === 0n
+              ? null
+              : {
+                  ...id,
+                  kind: key.kind,
+                  allowance: toU256(read.amount),
+                  block_number: Number(last.number),
+                  ...key.origin,
+                  expiration: read.expiration,
+                },
+        })
+      }
+      return changes
+    },
   }
-  return changes
 }
 
 function withOrigin(event: ApprovalEvent): ApprovalKey & { origin: Origin } {
@@ -119,7 +122,7 @@ function withOrigin(event: ApprovalEvent): ApprovalKey & { origin: Origin } {
   }
 }
 
-function allowanceCall(key: ApprovalKey): { to: Address; data: Hex } {
+function allowanceCall(key: ApprovalKey): ContractCall {
   switch (key.kind) {
     case 'erc20':
       return { to: key.token, data: encodeAddressCall(ALLOWANCE, key.owner, key.spender) }
