@@ -3,7 +3,7 @@ import type { Address, Hex } from '../types.ts'
 /**
  * Calldata of a function whose arguments are all addresses (`balanceOf(owner)`,
  * `allowance(owner, spender)`, …): the selector and each address as a word. A batch encodes
- * thousands of these; viem's general encoder takes ~4 µs each, this a tenth of that. Unlike
+ * thousands of these; viem's general encoder takes ~1.7 µs each, this a seventh of that. Unlike
  * viem's, it does not check the addresses: they come decoded from logs and traces.
  */
 export function encodeAddressCall(selector: Hex, ...addresses: readonly Address[]): Hex {

@@ -56,18 +56,21 @@ export async function planApprovalChanges({
   if (!last) return { calls: [], finish: () => [] }
   const { approved, spent } = collectApprovalEvents(blocks)
 
-  // Stored allowances of owners whose tokens moved: keep their approval's origin.
+  // Stored allowances of the tokens that left their owners (every spender): keep their
+  // approval's origin.
   const toRead = new Map<string, ApprovalKey & { origin: Origin }>()
   for (const event of approved.values()) toRead.set(approvalKeyId(event), withOrigin(event))
-  const owners = [...new Set([...spent].map((s) => s.split('|')[0] as string))]
-  if (owners.length > 0) {
+  if (spent.size > 0) {
     const stored = await state.readState({
       table: 'approvals',
       chainId,
-      keys: owners.map((owner) => ({ owner })),
+      keys: [...spent].map((pair) => {
+        const [owner = '', token = ''] = pair.split('|')
+        return { owner, token }
+      }),
     })
     for (const row of stored) {
-      if (row.kind === 'operator' || !spent.has(`${row.owner}|${row.token}`)) continue
+      if (row.kind === 'operator') continue
       const id = approvalKeyId(row as ApprovalKey)
       if (toRead.has(id)) continue
       toRead.set(id, {
