@@ -7,7 +7,7 @@ import { readBatchState } from '../evm/read/readBatchState.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address } from '../evm/types.ts'
 import type { PriceGraph, PriceGraphChain } from '../prices/createPriceGraph.ts'
-import { updatePrices } from '../prices/updatePrices.ts'
+import { planPriceUpdates } from '../prices/planPriceUpdates.ts'
 import { valueActivity } from '../prices/valueActivity.ts'
 import type { BatchWrite } from '../store/applyBatch.ts'
 import type { StateReader, Store } from '../store/createStore.ts'
@@ -25,9 +25,10 @@ export type PreparedBatch =
  * read state → pools and prices → USD values → webhook events. `state` is the store as it
  * will be once the batches before this one are committed, and `graph` the chain's prices
  * after them, so the pipeline can prepare a batch while the previous one is still written.
- * State is read from the node by block number, so the batch ends by checking that its last
- * block is still the node's: reads made while the node moved to another branch are never
- * stored beside this branch's blocks.
+ * State is read from the node at the last block by its hash (EIP-1898: never another
+ * branch's state at that height), and the batch ends by checking that its last block is still
+ * the node's: reads made while the node moved to another branch are never stored beside this
+ * branch's blocks.
  * `seedNative`: addresses whose native balance is read even though no block touched them
  * (genesis allocations, in the chain's first batch).
  * `liveHeadState` (`FetchCapabilities`): the node may answer reads of its head block from the
@@ -35,7 +36,7 @@ export type PreparedBatch =
  * reads writes nothing (`unsettled`): the indexer starts again from its checkpoint, and the
  * block is no longer the head then. `knownHead`: the node's head when the range was chosen; a
  * batch ending below it is not at the head, and the node is not asked.
- * The node reads of state and of allowances at the last block go in the same calls.
+ * The node reads of state, allowances and pools at the last block go in the same calls.
  */
 export async function prepareBatch({
   rpc,
@@ -78,8 +79,15 @@ export async function prepareBatch({
     (await headNumber()) <= toBlock
   const { rows, touched } = deriveHistory({ chainId, blocks })
   for (const address of seedNative) touched.native.add(address)
-  // The allowances to read ride in the state reads' calls at the last block.
+  // The allowances and the known pools' states are read with the batch's state, in one
+  // read of its last block (as few `eth_call`s as they fit: the node pays for each).
   const approvalPlan = await planApprovalChanges({ state, chainId, blocks })
+  const pricePlan = await planPriceUpdates({
+    state,
+    chain,
+    touched: touched.pools,
+    created: touched.poolCreations,
+  })
   const { loaded, reads, alongside } = await readBatchState({
     rpc,
     state,
@@ -89,27 +97,25 @@ export async function prepareBatch({
     toHash: last.hash,
     parentHash: first.parentHash,
     touched,
-    alongside: approvalPlan.calls,
+    alongside: [...approvalPlan.calls, ...pricePlan.calls],
     ...sig,
   })
-  const approvals = approvalPlan.finish(alongside)
+  const approvals = approvalPlan.finish(alongside.slice(0, approvalPlan.calls.length))
   const changes = deriveState({ chainId, fromBlock, toBlock, touched, loaded, reads })
   const decimals = new Map<Address, number>()
   for (const [address, t] of loaded.tokens)
     if (t.decimals !== null) decimals.set(address, t.decimals)
   for (const [address, t] of reads.newTokens)
     if (t.decimals !== undefined) decimals.set(address, t.decimals)
-  const priceChanges = await updatePrices({
+  const priceChanges = await pricePlan.finish({
     rpc,
-    state,
     graph,
-    chain,
     blockNumber: last.number,
+    blockHash: last.hash,
     blockTime: last.timestamp,
-    touched: touched.pools,
-    created: touched.poolCreations,
+    results: alongside.slice(approvalPlan.calls.length),
     batchDecimals: decimals,
-    ...sig,
+    signal,
   })
   valueActivity({ chainId, rows: rows.activity, priceOf: graph.priceOf, decimals })
   // Outbox rows for subscribed addresses, committed with the batch (webhooks).

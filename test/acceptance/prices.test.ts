@@ -109,6 +109,28 @@ async function quoteV2(path: Address[], amountIn: bigint): Promise<bigint> {
   return amounts.at(-1)!
 }
 
+/** The trader buys TKA with `usdcIn` (6 decimals) in the V3 TKA/USDC pool (fee 0.3 %). */
+function buyTkaInV3(usdcIn: bigint) {
+  return w.send({
+    to: w.swapRouter,
+    abi: swapRouterAbi,
+    functionName: 'exactInputSingle',
+    args: [
+      {
+        tokenIn: w.usdc,
+        tokenOut: w.tka,
+        fee: 3000,
+        recipient: w.trader,
+        deadline: DEADLINE,
+        amountIn: usdcIn,
+        amountOutMinimum: 0n,
+        sqrtPriceLimitX96: 0n,
+      },
+    ],
+    from: w.trader,
+  })
+}
+
 async function quoteV3(tokenIn: Address, tokenOut: Address, fee: number, amountIn: bigint) {
   const { result } = await w.pub.simulateContract({
     address: w.quoter,
@@ -213,24 +235,7 @@ describe('prices move with the pools', () => {
   test('a thin pool with a manipulated price does not move the token; an unknown factory never counts', async () => {
     const before = await tokenInfo(sides[0]!.api, w.tka)
     // Push the shallow V3 TKA/USDC pool's price up about tenfold.
-    await w.send({
-      to: w.swapRouter,
-      abi: swapRouterAbi,
-      functionName: 'exactInputSingle',
-      args: [
-        {
-          tokenIn: w.usdc,
-          tokenOut: w.tka,
-          fee: 3000,
-          recipient: w.trader,
-          deadline: DEADLINE,
-          amountIn: 30_000n * 10n ** 6n,
-          amountOutMinimum: 0n,
-          sqrtPriceLimitX96: 0n,
-        },
-      ],
-      from: w.trader,
-    })
+    await buyTkaInV3(30_000n * 10n ** 6n)
     await synced()
     for (const s of sides) {
       const after = await tokenInfo(s.api, w.tka)
@@ -241,6 +246,65 @@ describe('prices move with the pools', () => {
         .where('address', '=', w.pools.rogueTkaUsdc)
         .execute()
       expect(pools).toEqual([{ address: w.pools.rogueTkaUsdc, trusted: 0 }])
+    }
+  })
+
+  test('indexed from after the pools were made: a pool is trusted once its factory names it, and read at the batch', async () => {
+    // No PairCreated/PoolCreated in range: the pools the next swaps touch are candidates
+    // the indexer checks against their factory (getPair/getPool), then reads.
+    const startBlock = Number(await w.pub.getBlockNumber({ cacheTime: 0 })) + 1
+    const late = await createTestStore('sqlite')
+    const run = runIndexer({
+      indexer: createChainIndexer({
+        chain: { ...chain, startBlock },
+        store: late.store,
+        logger: silentLogger(),
+      }),
+      store: late.store,
+    })
+    try {
+      const swapped = [w.pools.tkaUsdcV2, w.pools.rogueTkaUsdc, w.pools.tkaUsdcV3]
+      const { blockNumber } = await w.send({
+        to: w.v2Router,
+        abi: v2Router,
+        functionName: 'swapExactTokensForTokens',
+        args: [1_000n * 10n ** 18n, 0n, [w.tka, w.usdc], w.trader, DEADLINE],
+        from: w.trader,
+      })
+      await w.send({
+        to: w.pools.rogueTkaUsdc,
+        abi: v2Pair,
+        functionName: 'sync',
+        args: [],
+        from: w.trader,
+      })
+      await buyTkaInV3(10n * 10n ** 6n)
+      const head = Number(await w.pub.getBlockNumber({ cacheTime: 0 }))
+      await run.synced({ block: head, timeoutMs: 60_000 })
+      await synced()
+      const rows = await late.store.db
+        .selectFrom('pools')
+        .select(['address', 'trusted', 'reserve0', 'reserve1', 'sqrt_price_x96', 'block_number'])
+        .where('address', 'in', swapped)
+        .orderBy('address')
+        .execute()
+      expect(rows.map((r) => [r.address, r.trusted])).toEqual(
+        swapped.map((a) => [a, a === w.pools.rogueTkaUsdc ? 0 : 1]).sort(),
+      )
+      // The V2 pair as the node has it at the block of the row.
+      const v2 = rows.find((r) => r.address === w.pools.tkaUsdcV2)!
+      expect(v2.block_number).toBeGreaterThanOrEqual(Number(blockNumber))
+      const [r0, r1] = (await w.pub.readContract({
+        address: w.pools.tkaUsdcV2,
+        abi: v2Pair,
+        functionName: 'getReserves',
+        blockNumber: BigInt(v2.block_number),
+      })) as readonly [bigint, bigint, number]
+      expect([fromU256(v2.reserve0!), fromU256(v2.reserve1!)]).toEqual([r0, r1])
+      expect(rows.find((r) => r.address === w.pools.tkaUsdcV3)!.sqrt_price_x96).not.toBeNull()
+    } finally {
+      await run.stop().catch(() => undefined)
+      await late.drop()
     }
   })
 

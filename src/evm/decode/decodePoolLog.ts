@@ -35,7 +35,7 @@ const TOUCH_TOPICS = new Map<string, PoolType>([
 /**
  * Decodes a log into a pool event, or undefined. Anyone can emit these events from any
  * contract: a "pool" seen here is only a candidate until its factory vouches for it
- * (`readPoolUpdates`). Never throws.
+ * (`planPoolUpdates`). Never throws.
  */
 export function decodePoolLog(log: Log): PoolEvent | undefined {
   const topic0 = log.topics[0]?.toLowerCase()

@@ -1,12 +1,35 @@
-import { decodeFunctionResult, encodeFunctionData } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, toFunctionSelector } from 'viem'
+import { encodeAddressCall } from '../evm/abi/encodeAddressCall.ts'
 import { erc20Abi } from '../evm/abis.ts'
 import { uniswapV2Abi, uniswapV3Abi } from '../evm/decode/poolAbis.ts'
 import type { DexFactory, PoolIdentity, PoolType } from '../evm/poolTypes.ts'
 import { callContracts } from '../evm/read/callContracts.ts'
+import type { ContractCall } from '../evm/read/readAtBlock.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import type { PoolTable } from '../store/schema.ts'
 import { toU256 } from '../store/u256.ts'
+
+/** The node reads of a batch's pool rows, and how to finish them. */
+export type PoolUpdatesPlan = {
+  /**
+   * States of the pools already trusted (from the store, or announced in the batch by a
+   * configured factory), at the batch's last block: made with its other reads there.
+   */
+  calls: ContractCall[]
+  /**
+   * The pool rows, from the answers to `calls`; candidates no configured factory vouched for
+   * yet are checked first (their own calls, at the same block).
+   */
+  finish(args: {
+    rpc: RpcClient
+    blockNumber: bigint
+    /** The block's hash: reads are pinned to it (EIP-1898), as the batch's other reads are. */
+    blockHash?: Hex | undefined
+    results: readonly (Hex | undefined)[]
+    signal?: AbortSignal | undefined
+  }): Promise<PoolTable[]>
+}
 
 /**
  * New rows for the pools a batch touched, read at its last block. A pool is trusted when a
@@ -14,19 +37,14 @@ import { toU256 } from '../store/u256.ts'
  * indexed range, when the factory it names returns it from `getPair`/`getPool`. Other
  * emitters of pool events get an untrusted row, so they are checked once, never priced.
  */
-export async function readPoolUpdates({
-  rpc,
+export function planPoolUpdates({
   chainId,
-  blockNumber,
   touched,
   created,
   known,
   factories,
-  signal,
 }: {
-  rpc: RpcClient
   chainId: number
-  blockNumber: bigint
   /** Addresses that emitted pool events, with the type their events imply. */
   touched: ReadonlyMap<Address, PoolType>
   /** Pools announced by some factory in the batch (not yet checked against config). */
@@ -34,9 +52,7 @@ export async function readPoolUpdates({
   /** The store's rows for the touched and created addresses. */
   known: ReadonlyMap<Address, PoolTable>
   factories: readonly DexFactory[]
-  signal?: AbortSignal
-}): Promise<PoolTable[]> {
-  const sig = signal ? { signal } : {}
+}): PoolUpdatesPlan {
   const configured = new Set(factories.map((f) => `${f.type}|${f.address}`))
   const vouched = (p: { type: PoolType; factory: string | null }) =>
     p.factory !== null && configured.has(`${p.type}|${p.factory}`)
@@ -52,39 +68,63 @@ export async function readPoolUpdates({
   const unchecked = new Map<Address, PoolType>()
   for (const [address, type] of touched) if (!identities.has(address)) unchecked.set(address, type)
   for (const [address, row] of known) if (!identities.has(address)) unchecked.set(address, row.type)
-  const claims = await verifyPools({
-    rpc,
-    blockNumber,
-    candidates: [...unchecked],
-    configured,
-    ...sig,
-  })
-
-  const block = Number(blockNumber)
-  const rows: PoolTable[] = []
-  for (const [address, claim] of claims) {
-    if (claim.trusted) identities.set(address, claim.identity)
-    else if (!known.has(address)) {
-      // Kept with what it claims, so that it is checked again if its factory is configured.
-      rows.push({
-        chain_id: chainId,
-        address,
-        type: claim.identity?.type ?? unchecked.get(address) ?? 'uniswap_v2',
-        trusted: 0,
-        factory: claim.identity?.factory ?? null,
-        token0: claim.identity?.token0 ?? null,
-        token1: claim.identity?.token1 ?? null,
-        fee: claim.identity?.fee ?? null,
-        ...NO_STATE,
-        block_number: block,
-      })
-    }
-  }
   const trusted = [...identities.values()].filter((p): p is PoolIdentity => p !== null)
-  const states = await readStates({ rpc, blockNumber, pools: trusted, ...sig })
-  rows.push(...trusted.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! })))
-  return rows
+
+  return {
+    calls: stateCalls(trusted),
+    async finish({ rpc, blockNumber, blockHash, results, signal }) {
+      const sig = signal ? { signal } : {}
+      const claims = await verifyPools({
+        rpc,
+        blockNumber,
+        blockHash,
+        candidates: [...unchecked],
+        configured,
+        ...sig,
+      })
+      const block = Number(blockNumber)
+      const rows: PoolTable[] = []
+      const verified: PoolIdentity[] = []
+      for (const [address, claim] of claims) {
+        if (claim.trusted && claim.identity) verified.push(claim.identity)
+        else if (!known.has(address)) {
+          // Kept with what it claims, so that it is checked again if its factory is configured.
+          rows.push({
+            chain_id: chainId,
+            address,
+            type: claim.identity?.type ?? unchecked.get(address) ?? 'uniswap_v2',
+            trusted: 0,
+            factory: claim.identity?.factory ?? null,
+            token0: claim.identity?.token0 ?? null,
+            token1: claim.identity?.token1 ?? null,
+            fee: claim.identity?.fee ?? null,
+            ...NO_STATE,
+            block_number: block,
+          })
+        }
+      }
+      const verifiedResults = await callContracts({
+        rpc,
+        blockNumber,
+        blockHash,
+        calls: stateCalls(verified),
+        ...sig,
+      })
+      for (const [pools, answers] of [
+        [trusted, results],
+        [verified, verifiedResults],
+      ] as const) {
+        const states = decodeStates(pools, answers)
+        rows.push(
+          ...pools.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! })),
+        )
+      }
+      return rows
+    },
+  }
 }
+
+const BALANCE_OF = toFunctionSelector('balanceOf(address)')
 
 const NO_STATE = {
   reserve0: null,
@@ -158,12 +198,14 @@ type PoolClaim = { identity: PoolIdentity | null; trusted: boolean }
 async function verifyPools({
   rpc,
   blockNumber,
+  blockHash,
   candidates,
   configured,
   signal,
 }: {
   rpc: RpcClient
   blockNumber: bigint
+  blockHash: Hex | undefined
   candidates: readonly [Address, PoolType][]
   configured: ReadonlySet<string>
   signal?: AbortSignal
@@ -175,6 +217,7 @@ async function verifyPools({
   const first = await callContracts({
     rpc,
     blockNumber,
+    blockHash,
     calls: candidates.flatMap(([to, type]) => [
       { to, data: call(abiOf(type), 'factory') },
       { to, data: call(abiOf(type), 'token0') },
@@ -203,6 +246,7 @@ async function verifyPools({
   const answers = await callContracts({
     rpc,
     blockNumber,
+    blockHash,
     calls: claimed.map((p) => ({
       to: p.factory,
       data:
@@ -227,34 +271,24 @@ async function verifyPools({
 type PoolState = Pick<PoolTable, 'reserve0' | 'reserve1' | 'sqrt_price_x96' | 'tick' | 'liquidity'>
 
 /** V2: getReserves. V3: slot0, liquidity and the pool's balance of each token. */
-async function readStates({
-  rpc,
-  blockNumber,
-  pools,
-  signal,
-}: {
-  rpc: RpcClient
-  blockNumber: bigint
-  pools: readonly PoolIdentity[]
-  signal?: AbortSignal
-}): Promise<PoolState[]> {
-  const balanceOf = (holder: Address) =>
-    encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [holder] })
-  const results = await callContracts({
-    rpc,
-    blockNumber,
-    calls: pools.flatMap((p) =>
-      p.type === 'uniswap_v2'
-        ? [{ to: p.address, data: call(uniswapV2Abi, 'getReserves') }]
-        : [
-            { to: p.address, data: call(uniswapV3Abi, 'slot0') },
-            { to: p.address, data: call(uniswapV3Abi, 'liquidity') },
-            { to: p.token0, data: balanceOf(p.address) },
-            { to: p.token1, data: balanceOf(p.address) },
-          ],
-    ),
-    ...(signal ? { signal } : {}),
-  })
+function stateCalls(pools: readonly PoolIdentity[]): ContractCall[] {
+  return pools.flatMap((p) =>
+    p.type === 'uniswap_v2'
+      ? [{ to: p.address, data: call(uniswapV2Abi, 'getReserves') }]
+      : [
+          { to: p.address, data: call(uniswapV3Abi, 'slot0') },
+          { to: p.address, data: call(uniswapV3Abi, 'liquidity') },
+          { to: p.token0, data: encodeAddressCall(BALANCE_OF, p.address) },
+          { to: p.token1, data: encodeAddressCall(BALANCE_OF, p.address) },
+        ],
+  )
+}
+
+/** The states from the answers to `stateCalls(pools)`. */
+function decodeStates(
+  pools: readonly PoolIdentity[],
+  results: readonly (Hex | undefined)[],
+): PoolState[] {
   let k = 0
   const u256 = (v: bigint | undefined) => (v === undefined ? null : toU256(v))
   return pools.map((p) => {
