@@ -96,7 +96,7 @@ export async function readBatchState({
   touched: Touched
   /**
    * Other calls at the last block, made in the same `eth_call`s as the batch's own reads
-   * (the approvals' allowances): their answers come back as `alongside`, in order.
+   * (allowances, pool states): their answers come back as `alongside`, in order.
    */
   alongside?: readonly ContractCall[]
   defiProbes?: boolean
