@@ -36,7 +36,7 @@ export type ApprovalPlan = {
 
 /**
  * The `approvals` rows a batch leaves behind: every approval it emitted, and every stored
- * allowance of an owner whose tokens left it (a `transferFrom` spends without an event), read
+ * allowance of a token that left its owner (a `transferFrom` spends without an event), read
  * from the node at the batch's last block, so amounts are exact whatever the token does.
  * A zero allowance or a revoked operator deletes the row; a call that reverts changes nothing.
  * Planned here (the store read), read with the batch's other reads of that block (one

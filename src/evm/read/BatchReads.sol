@@ -2,9 +2,9 @@
 pragma solidity 0.8.28;
 
 /// Never deployed. `readAtBlock` puts this code at an unused address for one `eth_call` (a
-/// state override) to make many reads at one block in one call. The code
-/// is in `batchReadsCode.ts` (compiled for byzantium, so that it runs at any block since);
-/// `batchReadsCode.test.ts` compiles this file and compares.
+/// state override) to make many reads at one block in one call. The code is in
+/// `batchReadsCode.ts` (compiled for byzantium, so that it runs at any block since);
+/// `batchReads.test.ts` compiles this file and compares.
 contract BatchReads {
     /// Static calls in order, each with at most `gasEach` gas, while at least `reserve` gas
     /// would remain after one: `ok` and `out` may be shorter than `to` (ask again for the rest).

@@ -3,7 +3,7 @@ import type { Hex } from '../types.ts'
 /**
  * Runtime code of `BatchReads.sol` (solc 0.8.28, optimizer 200 runs, evmVersion byzantium, no
  * metadata), never deployed: `batchReads.ts` lends it to an unused address for one `eth_call`.
- * Generated, not written: `batchReadsCode.test.ts` compiles the source and fails with the new
+ * Generated, not written: `batchReads.test.ts` compiles the source and fails with the new
  * code when the two differ.
  */
 export const BATCH_READS_CODE: Hex =
