@@ -1,12 +1,13 @@
-import { encodeFunctionData } from 'viem'
-import { erc20Abi } from '../evm/abis.ts'
+import { toFunctionSelector } from 'viem'
+import { encodeAddressCall } from '../evm/abi/encodeAddressCall.ts'
 import { decodeUint } from '../evm/decode/decodeMetadataString.ts'
 import type { HistoryRows } from '../evm/derive/deriveHistory.ts'
-import { callContracts } from '../evm/read/callContracts.ts'
+import { readAtBlock } from '../evm/read/readAtBlock.ts'
 import type { BatchReads } from '../evm/read/readBatchState.ts'
-import { readNativeBalances } from '../evm/read/readNativeBalances.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
-import type { Address } from '../evm/types.ts'
+import type { Address, Hex } from '../evm/types.ts'
+
+const BALANCE_OF = toFunctionSelector('balanceOf(address)')
 
 /** One subscribed address's balance of one asset, changed in one block. */
 export type BalanceChange = {
@@ -120,32 +121,30 @@ export async function readBalanceChanges({
     if (fromBlock > 0) need(fromBlock - 1, pair)
     for (const b of blocks) if (b < toBlock) need(b, pair)
   }
+  // Each read names its block by hash (EIP-1898), as the batch's own reads do: the batch's
+  // blocks, and the parent of its first.
+  const hashes = new Map<number, Hex>()
+  for (const b of rows.blocks) {
+    hashes.set(Number(b.number), b.hash as Hex)
+    if (!hashes.has(Number(b.number) - 1)) hashes.set(Number(b.number) - 1, b.parent_hash as Hex)
+  }
   const values = new Map<string, bigint>()
   await Promise.all(
     [...needed].map(async ([block, list]) => {
       const natives = list.filter((p) => p.asset === 'native').map((p) => p.address)
       const tokens = list.filter((p) => p.asset !== 'native')
-      const [native, results] = await Promise.all([
-        readNativeBalances({
-          rpc,
-          blockNumber: BigInt(block),
-          addresses: natives,
-          ...(signal ? { signal } : {}),
-        }),
-        callContracts({
-          rpc,
-          blockNumber: BigInt(block),
-          calls: tokens.map((p) => ({
-            to: p.asset as Address,
-            data: encodeFunctionData({
-              abi: erc20Abi,
-              functionName: 'balanceOf',
-              args: [p.address],
-            }),
-          })),
-          ...(signal ? { signal } : {}),
-        }),
-      ])
+      // Token and native balances of the block in the same calls.
+      const { results, native } = await readAtBlock({
+        rpc,
+        blockNumber: BigInt(block),
+        blockHash: hashes.get(block),
+        calls: tokens.map((p) => ({
+          to: p.asset as Address,
+          data: encodeAddressCall(BALANCE_OF, p.address),
+        })),
+        native: natives,
+        signal,
+      })
       for (const [address, balance] of native) values.set(`${block}|${address}|native`, balance)
       tokens.forEach((p, i) => {
         const result = results[i]
