@@ -81,13 +81,10 @@ export async function prepareBatch({
   for (const address of seedNative) touched.native.add(address)
   // The allowances and the known pools' states are read with the batch's state, in one
   // read of its last block (as few `eth_call`s as they fit: the node pays for each).
-  const approvalPlan = await planApprovalChanges({ state, chainId, blocks })
-  const pricePlan = await planPriceUpdates({
-    state,
-    chain,
-    touched: touched.pools,
-    created: touched.poolCreations,
-  })
+  const [approvalPlan, pricePlan] = await Promise.all([
+    planApprovalChanges({ state, chainId, blocks }),
+    planPriceUpdates({ state, chain, touched: touched.pools, created: touched.poolCreations }),
+  ])
   const { loaded, reads, alongside } = await readBatchState({
     rpc,
     state,
