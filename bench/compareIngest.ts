@@ -2,8 +2,8 @@
  * The indexer of this checkout against another's, on one generated chain, in one process:
  * `BENCH_BASE=/path/to/checkout npm run bench:compare-ingest`. Runs alternate (base, this,
  * this, base, …) so that a machine that slows down or speeds up during the runs weighs on both
- * alike; on the shared 2-core machines of this project the same run varies by 10–20 % from
- * one `bench:ingest` to the next, more than many changes are worth. Prints each run's time,
+ * alike; on the shared 2-core machines of this project `bench:ingest` runs of the same code
+ * differed by up to 16 % (bench/README.md, 2026-11-27), more than many changes are worth. Prints each run's time,
  * the CPU seconds Scry and anvil used (`sampleCpu`) and the node calls the indexer made by
  * method (`eth_call` with a state override counted apart: the batched reads).
  *

@@ -1,4 +1,4 @@
-import { parseAbi, toEventSelector } from 'viem'
+import { parseAbi, toEventSelector, toFunctionSelector } from 'viem'
 
 /**
  * The ABIs Scry decodes and reads. Events are what decode matches logs against; functions
@@ -50,6 +50,9 @@ export const erc165Abi = parseAbi([
 export const ERC721_INTERFACE_ID = '0x80ac58cd'
 export const ERC721_METADATA_INTERFACE_ID = '0x5b5e139f'
 export const ERC1155_INTERFACE_ID = '0xd9b67a26'
+
+/** An owner's balance: ERC20 and ERC721 share this selector. */
+export const BALANCE_OF_SELECTOR = toFunctionSelector('balanceOf(address)')
 
 /** ERC20 and ERC721 share this topic0; the number of topics tells them apart. */
 export const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)')

@@ -1,6 +1,6 @@
-import { decodeFunctionResult, encodeFunctionData, toFunctionSelector } from 'viem'
+import { decodeFunctionResult, encodeFunctionData } from 'viem'
 import { encodeAddressCall } from '../evm/abi/encodeAddressCall.ts'
-import { erc20Abi } from '../evm/abis.ts'
+import { BALANCE_OF_SELECTOR, erc20Abi } from '../evm/abis.ts'
 import { uniswapV2Abi, uniswapV3Abi } from '../evm/decode/poolAbis.ts'
 import type { DexFactory, PoolIdentity, PoolType } from '../evm/poolTypes.ts'
 import { callContracts } from '../evm/read/callContracts.ts'
@@ -110,21 +110,18 @@ export function planPoolUpdates({
         calls: stateCalls(verified),
         ...sig,
       })
-      for (const [pools, answers] of [
-        [trusted, results],
-        [verified, verifiedResults],
-      ] as const) {
+      const withStates = (
+        pools: readonly PoolIdentity[],
+        answers: readonly (Hex | undefined)[],
+      ) => {
         const states = decodeStates(pools, answers)
-        rows.push(
-          ...pools.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! })),
-        )
+        return pools.map((pool, i) => ({ ...rowOf({ chainId, pool, block }), ...states[i]! }))
       }
+      rows.push(...withStates(trusted, results), ...withStates(verified, verifiedResults))
       return rows
     },
   }
 }
-
-const BALANCE_OF = toFunctionSelector('balanceOf(address)')
 
 const NO_STATE = {
   reserve0: null,
@@ -278,8 +275,8 @@ function stateCalls(pools: readonly PoolIdentity[]): ContractCall[] {
       : [
           { to: p.address, data: call(uniswapV3Abi, 'slot0') },
           { to: p.address, data: call(uniswapV3Abi, 'liquidity') },
-          { to: p.token0, data: encodeAddressCall(BALANCE_OF, p.address) },
-          { to: p.token1, data: encodeAddressCall(BALANCE_OF, p.address) },
+          { to: p.token0, data: encodeAddressCall(BALANCE_OF_SELECTOR, p.address) },
+          { to: p.token1, data: encodeAddressCall(BALANCE_OF_SELECTOR, p.address) },
         ],
   )
 }

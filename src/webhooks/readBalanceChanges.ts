@@ -1,13 +1,11 @@
-import { toFunctionSelector } from 'viem'
 import { encodeAddressCall } from '../evm/abi/encodeAddressCall.ts'
+import { BALANCE_OF_SELECTOR } from '../evm/abis.ts'
 import { decodeUint } from '../evm/decode/decodeMetadataString.ts'
 import type { HistoryRows } from '../evm/derive/deriveHistory.ts'
 import { readAtBlock } from '../evm/read/readAtBlock.ts'
 import type { BatchReads } from '../evm/read/readBatchState.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
-
-const BALANCE_OF = toFunctionSelector('balanceOf(address)')
 
 /** One subscribed address's balance of one asset, changed in one block. */
 export type BalanceChange = {
@@ -124,10 +122,9 @@ export async function readBalanceChanges({
   // Each read names its block by hash (EIP-1898), as the batch's own reads do: the batch's
   // blocks, and the parent of its first.
   const hashes = new Map<number, Hex>()
-  for (const b of rows.blocks) {
-    hashes.set(Number(b.number), b.hash as Hex)
-    if (!hashes.has(Number(b.number) - 1)) hashes.set(Number(b.number) - 1, b.parent_hash as Hex)
-  }
+  const first = rows.blocks[0]
+  if (first) hashes.set(Number(first.number) - 1, first.parent_hash as Hex)
+  for (const b of rows.blocks) hashes.set(Number(b.number), b.hash as Hex)
   const values = new Map<string, bigint>()
   await Promise.all(
     [...needed].map(async ([block, list]) => {
@@ -140,7 +137,7 @@ export async function readBalanceChanges({
         blockHash: hashes.get(block),
         calls: tokens.map((p) => ({
           to: p.asset as Address,
-          data: encodeAddressCall(BALANCE_OF, p.address),
+          data: encodeAddressCall(BALANCE_OF_SELECTOR, p.address),
         })),
         native: natives,
         signal,

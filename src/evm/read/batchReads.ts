@@ -19,7 +19,7 @@ const RESERVE = 2_000_000n
  * own, plus the cold account and the loop inside): 1,000 fit several times into 50M.
  */
 export const READS_PER_CALL = 1000
-export const BALANCES_PER_CALL = 1000
+const BALANCES_PER_CALL = 1000
 /** Fewer reads than this go one call each. */
 export const MIN_BATCHED = 4
 
@@ -77,8 +77,14 @@ export async function batchedCalls({
  * They answer only inside a batched call, where the code is lent; `decodeBalances` reads the
  * answers.
  */
-export function nativeBalanceReads(addresses: readonly Address[]): { to: Address; data: Hex }[] {
-  return chunk(addresses, BALANCES_PER_CALL).map((c) => ({ to: LENT_AT, data: encodeBalances(c) }))
+export function nativeBalanceReads(
+  addresses: readonly Address[],
+): { to: Address; data: Hex; addresses: readonly Address[] }[] {
+  return chunk(addresses, BALANCES_PER_CALL).map((c) => ({
+    to: LENT_AT,
+    data: encodeBalances(c),
+    addresses: c,
+  }))
 }
 
 /**

@@ -2,7 +2,7 @@ import { toHex } from 'viem'
 import { RetryableError } from '../../internal/errors.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
-import { BALANCES_PER_CALL, batchedCalls, MIN_BATCHED, nativeBalanceReads } from './batchReads.ts'
+import { batchedCalls, MIN_BATCHED, nativeBalanceReads } from './batchReads.ts'
 import { decodeBalances } from './batchReadsAbi.ts'
 
 export type ContractCall = { to: Address; data: Hex }
@@ -55,15 +55,11 @@ export async function readAtBlock({
   const results: (Hex | undefined)[] = calls.map(() => undefined)
   const balances = new Map<Address, bigint>()
   // The native balance reads follow the calls; they answer only inside a batched call.
-  const all = [...calls, ...nativeBalanceReads(native)]
-  /** The addresses of read `i` when it reads balances (chunk `i - calls.length`). */
+  const balanceReads = nativeBalanceReads(native)
+  const all = [...calls, ...balanceReads]
+  /** The addresses of read `i` when it reads balances. */
   const addressesOf = (i: number) =>
-    i < calls.length
-      ? undefined
-      : native.slice(
-          (i - calls.length) * BALANCES_PER_CALL,
-          (i - calls.length + 1) * BALANCES_PER_CALL,
-        )
+    i < calls.length ? undefined : balanceReads[i - calls.length]?.addresses
   const size = (list: readonly number[]) =>
     list.reduce((n, i) => n + (addressesOf(i)?.length ?? 1), 0)
   const single: number[] = []

@@ -1,4 +1,4 @@
-import { encodeFunctionData, toFunctionSelector } from 'viem'
+import { encodeFunctionData } from 'viem'
 import {
   DEFI_PROBE_CALLS,
   type DefiTokenFound,
@@ -13,7 +13,7 @@ import type {
 } from '../../store/schema.ts'
 import { fromU256, toU256 } from '../../store/u256.ts'
 import { encodeAddressCall } from '../abi/encodeAddressCall.ts'
-import { erc20Abi } from '../abis.ts'
+import { BALANCE_OF_SELECTOR, erc20Abi } from '../abis.ts'
 import { decodeDecimals, decodeMetadataString, decodeUint } from '../decode/decodeMetadataString.ts'
 import type { Touched } from '../derive/touched.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
@@ -51,8 +51,7 @@ export type NewToken = {
 }
 
 const pairKey = (token: string, holder: string) => `${token}|${holder}`
-const BALANCE_OF = toFunctionSelector('balanceOf(address)')
-const balanceOf = (holder: Address) => encodeAddressCall(BALANCE_OF, holder)
+const balanceOf = (holder: Address) => encodeAddressCall(BALANCE_OF_SELECTOR, holder)
 const TOTAL_SUPPLY = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' })
 const NAME = encodeFunctionData({ abi: erc20Abi, functionName: 'name' })
 const SYMBOL = encodeFunctionData({ abi: erc20Abi, functionName: 'symbol' })
