@@ -19,7 +19,7 @@ import { createRpcClient } from '../rpc/createRpcClient.ts'
 import { READS_PER_CALL } from './batchReads.ts'
 import { BATCH_READS_CODE } from './batchReadsCode.ts'
 import { callContracts } from './callContracts.ts'
-import { CALL_GAS_CAP, type ContractCall, readAtBlock } from './readAtBlock.ts'
+import { CALL_GAS_CAP, type ContractCall, callKey, readAtBlock } from './readAtBlock.ts'
 import { readNativeBalances } from './readNativeBalances.ts'
 
 const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string }
@@ -150,6 +150,51 @@ describe('batched reads against anvil', () => {
       rpc.close()
     }
   }
+
+  test('behavior: reads made earlier at the block (`ready`) are taken from there, the rest asked', async () => {
+    const proxy = await createMethodFilterProxy({ target: anvil.rpcUrl, refuse: () => undefined })
+    const rpc = createRpcClient({ urls: [proxy.url] })
+    try {
+      const list = calls()
+      const native = [...wallets, token, SPINNER]
+      const at = { rpc, blockNumber: block.number, blockHash: block.hash }
+      const expected = await readAtBlock({ ...at, calls: list, native })
+      expect(expected.results).toEqual(await oneByOne(anvil.rpcUrl, list))
+      // Every other call and a third of the balances read earlier, the spinners among them.
+      const some = list.filter((_, i) => i % 2 === 0)
+      const earlier = await readAtBlock({ ...at, calls: some, native: native.slice(0, 150) })
+      const ready = {
+        blockHash: block.hash,
+        calls: new Map(some.map((call, i) => [callKey(call), earlier.results[i]])),
+        native: earlier.native,
+      }
+      proxy.seen.clear()
+      const got = await readAtBlock({ ...at, calls: list, native, ready })
+      expect(got.results).toEqual(expected.results)
+      expect(got.native).toEqual(expected.native)
+      expect(proxy.seen.get('eth_call')).toBeGreaterThan(0)
+
+      // All of them read earlier: the node is not asked.
+      const all = {
+        blockHash: block.hash,
+        calls: new Map(list.map((call, i) => [callKey(call), expected.results[i]])),
+        native: expected.native,
+      }
+      proxy.seen.clear()
+      const again = await readAtBlock({ ...at, calls: list, native, ready: Promise.resolve(all) })
+      expect(again.results).toEqual(expected.results)
+      expect(again.native).toEqual(expected.native)
+      expect(proxy.seen.size).toBe(0)
+
+      // Reads of another block are never taken for this one.
+      await expect(
+        readAtBlock({ ...at, calls: list, ready: { ...all, blockHash: `0x${'11'.repeat(32)}` } }),
+      ).rejects.toThrow(/offered for/)
+    } finally {
+      rpc.close()
+      await proxy.close()
+    }
+  })
 
   /** How a node answers batched calls: takes them, refuses them, or fails them as a whole. */
   const NODES = {

@@ -7,6 +7,19 @@ import { decodeBalances } from './batchReadsAbi.ts'
 
 export type ContractCall = { to: Address; data: Hex }
 
+/** A call's identity among reads of one block: the same key, the same answer. */
+export const callKey = (call: ContractCall): string => `${call.to}|${call.data}`
+
+/**
+ * Answers read earlier at one block (`prefetchBatchReads`): calls by `callKey` (`undefined`:
+ * reverted, as `readAtBlock` gives it), native balances by address.
+ */
+export type ReadyReads = {
+  blockHash: Hex
+  calls: Map<string, Hex | undefined>
+  native: Map<Address, bigint>
+}
+
 /**
  * Gas each call may use. Reads of tokens, pools and vaults need a few hundred thousand at
  * most; any contract can be deployed and touched, so one that spins must fail fast instead of
@@ -34,7 +47,8 @@ export const BATCHED_ROUNDS = 3
  * not read, one `eth_getBalance` each. A call that reverts or runs out of gas (or that the
  * node refuses for that call alone, or a block the node no longer has: the caller's
  * last-block check drops such a batch) gives `undefined`; a balance the node cannot give, and
- * transport failures after the client's retries, throw.
+ * transport failures after the client's retries, throw. Reads found in `ready` (made earlier
+ * at the same block) are answered from there and not asked again.
  */
 export async function readAtBlock({
   rpc,
@@ -42,6 +56,7 @@ export async function readAtBlock({
   blockHash,
   calls,
   native = [],
+  ready,
   signal,
 }: {
   rpc: RpcClient
@@ -49,8 +64,13 @@ export async function readAtBlock({
   blockHash?: Hex | undefined
   calls: readonly ContractCall[]
   native?: readonly Address[]
+  /** Its answers count once it settles (a failed prefetch fails the read). */
+  ready?: ReadyReads | Promise<ReadyReads> | undefined
   signal?: AbortSignal | undefined
 }): Promise<{ results: (Hex | undefined)[]; native: Map<Address, bigint> }> {
+  if (ready) {
+    return readRest({ rpc, blockNumber, blockHash, calls, native, ready: await ready, signal })
+  }
   const tag = blockHash ? { blockHash } : toHex(blockNumber)
   const results: (Hex | undefined)[] = calls.map(() => undefined)
   const balances = new Map<Address, bigint>()
@@ -128,6 +148,44 @@ export async function readAtBlock({
     balances.set(address, BigInt(r.result))
   })
   return { results, native: balances }
+}
+
+/** `readAtBlock` of what `ready` does not answer, merged with what it does. */
+async function readRest({
+  ready,
+  calls,
+  native,
+  ...at
+}: {
+  rpc: RpcClient
+  blockNumber: bigint
+  blockHash?: Hex | undefined
+  calls: readonly ContractCall[]
+  native: readonly Address[]
+  ready: ReadyReads
+  signal?: AbortSignal | undefined
+}): Promise<{ results: (Hex | undefined)[]; native: Map<Address, bigint> }> {
+  if (ready.blockHash !== at.blockHash) {
+    throw new Error(`readAtBlock: reads of ${ready.blockHash} offered for ${at.blockHash}`)
+  }
+  const asked: number[] = []
+  const results = calls.map((call, i) => {
+    const key = callKey(call)
+    if (ready.calls.has(key)) return ready.calls.get(key)
+    asked.push(i)
+    return undefined
+  })
+  const rest = await readAtBlock({
+    ...at,
+    calls: asked.map((i) => calls[i]!),
+    native: native.filter((address) => !ready.native.has(address)),
+  })
+  for (const [k, i] of asked.entries()) results[i] = rest.results[k]
+  for (const address of native) {
+    const balance = ready.native.get(address)
+    if (balance !== undefined) rest.native.set(address, balance)
+  }
+  return { results, native: rest.native }
 }
 
 function decodeBalancesOrUndefined(data: Hex): bigint[] | undefined {

@@ -12,14 +12,14 @@ import type {
   TokenTable,
 } from '../../store/schema.ts'
 import { fromU256, toU256 } from '../../store/u256.ts'
-import { encodeAddressCall } from '../abi/encodeAddressCall.ts'
-import { BALANCE_OF_SELECTOR, erc20Abi } from '../abis.ts'
+import { erc20Abi } from '../abis.ts'
 import { decodeDecimals, decodeMetadataString, decodeUint } from '../decode/decodeMetadataString.ts'
 import type { Touched } from '../derive/touched.ts'
 import type { RpcClient } from '../rpc/createRpcClient.ts'
 import type { Address, Hex } from '../types.ts'
+import { balanceOfCall, totalSupplyCall } from './batchStateCalls.ts'
 import { callContracts } from './callContracts.ts'
-import { type ContractCall, readAtBlock } from './readAtBlock.ts'
+import { type ContractCall, type ReadyReads, readAtBlock } from './readAtBlock.ts'
 
 /** Rows the store has for what a batch touched (state before the batch). */
 export type LoadedState = {
@@ -51,8 +51,6 @@ export type NewToken = {
 }
 
 const pairKey = (token: string, holder: string) => `${token}|${holder}`
-const balanceOf = (holder: Address) => encodeAddressCall(BALANCE_OF_SELECTOR, holder)
-const TOTAL_SUPPLY = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' })
 const NAME = encodeFunctionData({ abi: erc20Abi, functionName: 'name' })
 const SYMBOL = encodeFunctionData({ abi: erc20Abi, functionName: 'symbol' })
 const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
@@ -65,7 +63,8 @@ const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
  * differently from its events is marked rebasing: from then on every holder is re-read
  * whenever the token is touched. A new ERC20 token is also asked the first round of the DeFi
  * token probe with its metadata; one that answers addresses gets the rest (`probeDefiTokens`);
- * `defiProbes: false` skips both (`bench:ingest` measures what they cost).
+ * `defiProbes: false` skips both (`bench:ingest` measures what they cost). `ready`: the reads
+ * `prefetchBatchReads` made of this batch, answered from there.
  */
 export async function readBatchState({
   rpc,
@@ -78,6 +77,7 @@ export async function readBatchState({
   touched,
   alongside = [],
   defiProbes = true,
+  ready,
   signal,
 }: {
   rpc: RpcClient
@@ -99,6 +99,7 @@ export async function readBatchState({
    */
   alongside?: readonly ContractCall[]
   defiProbes?: boolean
+  ready?: Promise<ReadyReads> | undefined
   signal?: AbortSignal
 }): Promise<{
   loaded: LoadedState
@@ -161,8 +162,8 @@ export async function readBatchState({
   const supplyList = [...erc20Tokens]
   const newErc20 = newTokens.filter(([, s]) => s === 'erc20').map(([a]) => a)
   const calls: ContractCall[] = [
-    ...pairList.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
-    ...supplyList.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
+    ...pairList.map((p) => balanceOfCall(p.token, p.holder)),
+    ...supplyList.map(totalSupplyCall),
     ...newTokens.flatMap(([t, standard]) => [
       { to: t, data: NAME },
       { to: t, data: SYMBOL },
@@ -180,6 +181,7 @@ export async function readBatchState({
       blockHash: toHash,
       calls: [...calls, ...alongside],
       native: [...touched.native],
+      ready,
       signal,
     }),
     // Supply before the batch of tokens first seen now: the baseline for the rebasing check.
@@ -188,7 +190,7 @@ export async function readBatchState({
           rpc,
           blockNumber: fromBlock - 1n,
           blockHash: parentHash,
-          calls: newErc20.map((t) => ({ to: t, data: TOTAL_SUPPLY })),
+          calls: newErc20.map(totalSupplyCall),
           ...sig,
         })
       : Promise.resolve(newErc20.map(() => '0x' as const)),
@@ -264,7 +266,7 @@ export async function readBatchState({
       rpc,
       blockNumber: toBlock,
       blockHash: toHash,
-      calls: extra.map((p) => ({ to: p.token, data: balanceOf(p.holder) })),
+      calls: extra.map((p) => balanceOfCall(p.token, p.holder)),
       ...sig,
     })
     for (const [i, p] of extra.entries()) {
