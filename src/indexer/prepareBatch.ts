@@ -1,8 +1,6 @@
 import { toHex } from 'viem'
 import { planApprovalChanges } from '../evm/approvals/planApprovalChanges.ts'
-import { deriveHistory } from '../evm/derive/deriveHistory.ts'
 import { deriveState } from '../evm/derive/deriveState.ts'
-import type { ChainBlock } from '../evm/fetch/chainBlock.ts'
 import { readBatchState } from '../evm/read/readBatchState.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address } from '../evm/types.ts'
@@ -12,6 +10,7 @@ import { valueActivity } from '../prices/valueActivity.ts'
 import type { BatchWrite } from '../store/applyBatch.ts'
 import type { StateReader, Store } from '../store/createStore.ts'
 import { collectWebhookEvents } from '../webhooks/collectWebhookEvents.ts'
+import type { StartedBatch } from './startBatch.ts'
 
 export type PreparedBatch =
   | { type: 'prepared'; write: BatchWrite; transfers: number; transactions: number }
@@ -21,8 +20,9 @@ export type PreparedBatch =
   | { type: 'unsettled' }
 
 /**
- * Everything a batch of consecutive blocks will write, short of writing it: decode → derive →
- * read state → pools and prices → USD values → webhook events. `state` is the store as it
+ * Everything a batch of consecutive blocks will write, short of writing it: (decode → derive
+ * and the bulk of the node reads: `startBatch`) → read state → pools and prices → USD values →
+ * webhook events. `state` is the store as it
  * will be once the batches before this one are committed, and `graph` the chain's prices
  * after them, so the pipeline can prepare a batch while the previous one is still written.
  * State is read from the node at the last block by its hash (EIP-1898: never another
@@ -44,7 +44,7 @@ export async function prepareBatch({
   state,
   graph,
   chain,
-  blocks,
+  batch,
   keepUndo,
   seedNative = [],
   liveHeadState = false,
@@ -57,7 +57,7 @@ export async function prepareBatch({
   state: StateReader
   graph: PriceGraph
   chain: PriceGraphChain
-  blocks: readonly ChainBlock[]
+  batch: StartedBatch
   keepUndo: boolean
   seedNative?: readonly Address[]
   liveHeadState?: boolean
@@ -65,6 +65,7 @@ export async function prepareBatch({
   signal?: AbortSignal
 }): Promise<PreparedBatch> {
   const { chainId } = chain
+  const { blocks, rows, touched } = batch
   const first = blocks[0]
   const last = blocks[blocks.length - 1]
   if (!first || !last) throw new Error('prepareBatch: no blocks')
@@ -77,7 +78,6 @@ export async function prepareBatch({
     liveHeadState &&
     (knownHead === undefined || toBlock >= knownHead) &&
     (await headNumber()) <= toBlock
-  const { rows, touched } = deriveHistory({ chainId, blocks })
   for (const address of seedNative) touched.native.add(address)
   // The allowances and the known pools' states are read with the batch's state, in one
   // read of its last block (as few `eth_call`s as they fit: the node pays for each).
@@ -95,6 +95,7 @@ export async function prepareBatch({
     parentHash: first.parentHash,
     touched,
     alongside: [...approvalPlan.calls, ...pricePlan.calls],
+    ready: batch.ready,
     ...sig,
   })
   const approvals = approvalPlan.finish(alongside.slice(0, approvalPlan.calls.length))

@@ -14,6 +14,7 @@ import type { StateView } from './createStateView.ts'
 import type { WindowSizer } from './createWindowSizer.ts'
 import { prepareBatch } from './prepareBatch.ts'
 import { splitWindow } from './splitWindow.ts'
+import { type StartedBatch, startBatch } from './startBatch.ts'
 
 export type PipelineResult =
   /** Every block up to `to` is committed. */
@@ -37,8 +38,9 @@ export type CommitBatch = (write: BatchWrite) => Promise<void>
 /**
  * Brings the store from block `from` (its parent `parentHash` is committed) up to `to`, with
  * the stages overlapping: up to `fetchConcurrency` windows are fetched while one batch is
- * prepared (derive, node reads, prices, webhook events) and up to `maxPendingCommits`
- * prepared batches are written. Batches commit in order, each with its checkpoint, so a
+ * prepared (store reads, the rest of its node reads, prices, webhook events), the next one is
+ * started (derived, the bulk of its node reads sent: `startBatch`) and up to
+ * `maxPendingCommits` prepared batches are written. Batches commit in order, each with its checkpoint, so a
  * crash leaves the store at a batch boundary. Each queue is bounded, each window holds about
  * `batchTransactions` transactions (`sizer`) and is one batch, or several when it turned out
  * more than twice as dense as guessed (`splitWindow`): memory stays flat however
@@ -146,46 +148,70 @@ export async function runPipeline({
 
   async function stages(): Promise<PipelineResult> {
     let seed = seedNative
-    let prevHash = parentHash
-    let prevNumber = from - 1
-    for (fill(); windows.length > 0; fill()) {
-      const window = windows.shift()!
-      let blocks: ChainBlock[]
-      try {
-        blocks = await window.blocks
-      } catch (error) {
-        if (!(error instanceof NodeMovedBack)) throw error
-        logger.debug({ to_block: error.block }, 'The node head went back below the window')
-        return { type: 'moved' }
+    // The last block taken into a batch: the next window must follow it.
+    let takenHash = parentHash
+    let takenNumber = from - 1
+    const queue: { blocks: ChainBlock[]; bounds: { from: number; to: number } }[] = []
+
+    /** The next batch, started (`startBatch`), or why there is none. */
+    async function take(): Promise<
+      { type: 'batch'; batch: StartedBatch; bounds: { from: number; to: number } } | PipelineResult
+    > {
+      if (queue.length === 0) {
+        fill()
+        const window = windows.shift()
+        if (!window) return { type: 'done' }
+        let blocks: ChainBlock[]
+        try {
+          blocks = await window.blocks
+        } catch (error) {
+          if (!(error instanceof NodeMovedBack)) throw error
+          logger.debug({ to_block: error.block }, 'The node head went back below the window')
+          return { type: 'moved' }
+        }
+        sizer.observe(
+          blocks.length,
+          blocks.reduce((sum, b) => sum + b.transactions.length, 0),
+        )
+        const first = blocks[0]
+        if (first && takenHash !== undefined && first.parentHash !== takenHash) {
+          return { type: 'reorg', at: takenNumber }
+        }
+        for (let i = 1; i < blocks.length; i++) {
+          // The node moved between calls of one window: fetch again.
+          if (blocks[i]?.parentHash !== blocks[i - 1]?.hash) return { type: 'moved' }
+        }
+        const batches = splitWindow(blocks, chain.batchTransactions)
+        for (const batch of batches) {
+          const bounds =
+            batches.length === 1
+              ? window
+              : { from: Number(batch[0]!.number), to: Number(batch[batch.length - 1]!.number) }
+          queue.push({ blocks: batch, bounds })
+        }
       }
-      if (failed) throw failed
-      sizer.observe(
-        blocks.length,
-        blocks.reduce((sum, b) => sum + b.transactions.length, 0),
-      )
-      const first = blocks[0]
-      if (first && prevHash !== undefined && first.parentHash !== prevHash) {
-        return { type: 'reorg', at: prevNumber }
-      }
-      for (let i = 1; i < blocks.length; i++) {
-        // The node moved between calls of one window: fetch again.
-        if (blocks[i]?.parentHash !== blocks[i - 1]?.hash) return { type: 'moved' }
-      }
-      const batches = splitWindow(blocks, chain.batchTransactions)
-      for (const batch of batches) {
-        const bounds =
-          batches.length === 1
-            ? window
-            : { from: Number(batch[0]!.number), to: Number(batch[batch.length - 1]!.number) }
-        const moved = await prepareAndCommit(batch, bounds)
-        if (moved) return moved
-      }
+      const { blocks, bounds } = queue.shift()!
+      takenHash = blocks[blocks.length - 1]?.hash
+      takenNumber = bounds.to
+      const batch = startBatch({ rpc, chainId: chain.chainId, blocks, signal })
+      return { type: 'batch', batch, bounds }
     }
-    return { type: 'done' }
+
+    // One batch ahead: the next is derived and its bulk reads sent while this one is prepared.
+    let next = take()
+    for (;;) {
+      const current = await next
+      if (current.type !== 'batch') return current
+      if (failed) throw failed
+      next = take()
+      next.catch(() => {}) // awaited above, or dropped when this batch ends the run
+      const moved = await prepareAndCommit(current.batch, current.bounds)
+      if (moved) return moved
+    }
 
     /** One batch of a window: prepared now, committed after the batches before it. */
     async function prepareAndCommit(
-      blocks: ChainBlock[],
+      batch: StartedBatch,
       window: { from: number; to: number },
     ): Promise<{ type: 'moved' } | undefined> {
       const prepared = await prepareBatch({
@@ -194,7 +220,7 @@ export async function runPipeline({
         state: view,
         graph,
         chain,
-        blocks,
+        batch,
         keepUndo: window.to > headBlock - chain.finalityDepth,
         seedNative: seed,
         liveHeadState: caps.liveHeadState,
@@ -211,12 +237,10 @@ export async function runPipeline({
       seed = []
       const seq = nextSeq()
       view.push(seq, prepared.write.state)
-      prevHash = prepared.write.toHash
-      prevNumber = window.to
       const done: CommittedBatch = {
         fromBlock: window.from,
         toBlock: window.to,
-        blocks: blocks.length,
+        blocks: batch.blocks.length,
         transfers: prepared.transfers,
         transactions: prepared.transactions,
       }

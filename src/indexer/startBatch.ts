@@ -1,0 +1,45 @@
+import { deriveHistory, type HistoryRows } from '../evm/derive/deriveHistory.ts'
+import type { Touched } from '../evm/derive/touched.ts'
+import type { ChainBlock } from '../evm/fetch/chainBlock.ts'
+import { prefetchBatchReads } from '../evm/read/prefetchBatchReads.ts'
+import type { ReadyReads } from '../evm/read/readAtBlock.ts'
+import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
+
+/** A batch with the steps done that need neither the store nor the batches before it. */
+export type StartedBatch = {
+  blocks: readonly ChainBlock[]
+  rows: HistoryRows
+  touched: Touched
+  /** The bulk of its node reads, under way (`prefetchBatchReads`). */
+  ready: Promise<ReadyReads>
+}
+
+/**
+ * Derives a batch's history and sends the bulk of its node reads. The pipeline starts the
+ * next batch so while it prepares the current one, whose own reads then wait on the node with
+ * the next batch's already there: the node answers while Scry works, not one after the other.
+ */
+export function startBatch({
+  rpc,
+  chainId,
+  blocks,
+  signal,
+}: {
+  rpc: RpcClient
+  chainId: number
+  blocks: readonly ChainBlock[]
+  signal?: AbortSignal | undefined
+}): StartedBatch {
+  const last = blocks[blocks.length - 1]
+  if (!last) throw new Error('startBatch: no blocks')
+  const { rows, touched } = deriveHistory({ chainId, blocks })
+  const ready = prefetchBatchReads({
+    rpc,
+    toBlock: last.number,
+    toHash: last.hash,
+    touched,
+    signal,
+  })
+  ready.catch(() => {}) // awaited by prepareBatch, or dropped with the batch
+  return { blocks, rows, touched, ready }
+}
