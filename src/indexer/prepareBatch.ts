@@ -38,6 +38,23 @@ export type PreparedBatch =
  * batch ending below it is not at the head, and the node is not asked.
  * The node reads of state, allowances and pools at the last block go in the same calls.
  */
+/**
+ * Whether a batch ending at `toBlock` may end at the head of a node that answers reads of its
+ * head from the block it is mining (`liveHeadState`): such a batch reads only after it has
+ * looked at the head, never ahead (`startBatch`).
+ */
+export function mayEndAtHead({
+  toBlock,
+  liveHeadState,
+  knownHead,
+}: {
+  toBlock: number
+  liveHeadState: boolean
+  knownHead: number | undefined
+}): boolean {
+  return liveHeadState && (knownHead === undefined || toBlock >= knownHead)
+}
+
 export async function prepareBatch({
   rpc,
   store,
@@ -75,9 +92,7 @@ export async function prepareBatch({
   const headNumber = async () =>
     Number(BigInt(await rpc.request<string>({ method: 'eth_blockNumber' }, sig)))
   const atHead =
-    liveHeadState &&
-    (knownHead === undefined || toBlock >= knownHead) &&
-    (await headNumber()) <= toBlock
+    mayEndAtHead({ toBlock, liveHeadState, knownHead }) && (await headNumber()) <= toBlock
   for (const address of seedNative) touched.native.add(address)
   // The allowances and the known pools' states are read with the batch's state, in one
   // read of its last block (as few `eth_call`s as they fit: the node pays for each).

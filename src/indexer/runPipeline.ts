@@ -12,7 +12,7 @@ import type { Store } from '../store/createStore.ts'
 import { sleep } from '../utils/sleep.ts'
 import type { StateView } from './createStateView.ts'
 import type { WindowSizer } from './createWindowSizer.ts'
-import { prepareBatch } from './prepareBatch.ts'
+import { mayEndAtHead, prepareBatch } from './prepareBatch.ts'
 import { splitWindow } from './splitWindow.ts'
 import { type StartedBatch, startBatch } from './startBatch.ts'
 
@@ -40,13 +40,13 @@ export type CommitBatch = (write: BatchWrite) => Promise<void>
  * the stages overlapping: up to `fetchConcurrency` windows are fetched while one batch is
  * prepared (store reads, the rest of its node reads, prices, webhook events), the next one is
  * started (derived, the bulk of its node reads sent: `startBatch`) and up to
- * `maxPendingCommits` prepared batches are written. Batches commit in order, each with its checkpoint, so a
- * crash leaves the store at a batch boundary. Each queue is bounded, each window holds about
- * `batchTransactions` transactions (`sizer`) and is one batch, or several when it turned out
- * more than twice as dense as guessed (`splitWindow`): memory stays flat however
- * long the range and however dense its blocks. Before returning, every commit started has
- * settled; on a reorg or a failure the caller must `view.clear()` and reload `graph`
- * (prepared, uncommitted batches are dropped).
+ * `maxPendingCommits` prepared batches are written. Batches commit in order, each with its
+ * checkpoint, so a crash leaves the store at a batch boundary. Each queue is bounded, each
+ * window holds about `batchTransactions` transactions (`sizer`) and is one batch, or several
+ * when it turned out more than twice as dense as guessed (`splitWindow`): memory stays flat
+ * however long the range and however dense its blocks. Before returning, every commit started
+ * has settled; on a reorg or a failure the caller must `view.clear()` and reload `graph`
+ * (prepared, uncommitted batches are dropped, and a started one with its reads).
  */
 export async function runPipeline({
   chain,
@@ -193,7 +193,18 @@ export async function runPipeline({
       const { blocks, bounds } = queue.shift()!
       takenHash = blocks[blocks.length - 1]?.hash
       takenNumber = bounds.to
-      const batch = startBatch({ rpc, chainId: chain.chainId, blocks, signal })
+      const toBlock = Number(blocks[blocks.length - 1]?.number ?? bounds.to)
+      const batch = startBatch({
+        rpc,
+        chainId: chain.chainId,
+        blocks,
+        readAhead: !mayEndAtHead({
+          toBlock,
+          liveHeadState: caps.liveHeadState,
+          knownHead: headBlock,
+        }),
+        signal,
+      })
       return { type: 'batch', batch, bounds }
     }
 

@@ -10,29 +10,35 @@ export type StartedBatch = {
   blocks: readonly ChainBlock[]
   rows: HistoryRows
   touched: Touched
-  /** The bulk of its node reads, under way (`prefetchBatchReads`). */
-  ready: Promise<ReadyReads>
+  /** The bulk of its node reads, under way (`prefetchBatchReads`), unless not read ahead. */
+  ready: Promise<ReadyReads> | undefined
 }
 
 /**
  * Derives a batch's history and sends the bulk of its node reads. The pipeline starts the
  * next batch so while it prepares the current one, whose own reads then wait on the node with
  * the next batch's already there: the node answers while Scry works, not one after the other.
+ * `readAhead: false` (a batch that may end at the head of a node answering reads of its head
+ * from the block it mines: `mayEndAtHead`) leaves every read to `prepareBatch`, which looks at
+ * the head first.
  */
 export function startBatch({
   rpc,
   chainId,
   blocks,
+  readAhead,
   signal,
 }: {
   rpc: RpcClient
   chainId: number
   blocks: readonly ChainBlock[]
+  readAhead: boolean
   signal?: AbortSignal | undefined
 }): StartedBatch {
   const last = blocks[blocks.length - 1]
   if (!last) throw new Error('startBatch: no blocks')
   const { rows, touched } = deriveHistory({ chainId, blocks })
+  if (!readAhead) return { blocks, rows, touched, ready: undefined }
   const ready = prefetchBatchReads({
     rpc,
     toBlock: last.number,
