@@ -8,8 +8,9 @@ import { isBuildFresh } from './isBuildFresh.js'
 
 // V8 lets the heap grow to up to four times what its last full collection kept before it
 // collects again. Indexing allocates ~1.7 GB per 26,000 transactions, nearly all short-lived,
-// so a backfill peaked at 397–413 MiB of RSS; three times keeps it at 338–347 MiB for no CPU
-// cost that could be measured, twice at ~283 for 15–20 % more (docs/deploy.md, "Memory").
+// so a backfill of 200,000 transfers peaked at 416–439 MiB of RSS; three times keeps it at
+// 362–380 MiB for no CPU cost that could be measured, twice at ~283 for 15–20 % more
+// (docs/deploy.md, "Memory").
 // `node --heap-growing-percent=<n> bin/scry.js …` sets another factor (1 + n/100).
 if (!process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) {
   setFlagsFromString('--heap-growing-percent=200')
