@@ -20,25 +20,6 @@ export type PreparedBatch =
   | { type: 'unsettled' }
 
 /**
- * Everything a batch of consecutive blocks will write, short of writing it: (decode → derive
- * and the bulk of the node reads: `startBatch`) → read state → pools and prices → USD values →
- * webhook events. `state` is the store as it
- * will be once the batches before this one are committed, and `graph` the chain's prices
- * after them, so the pipeline can prepare a batch while the previous one is still written.
- * State is read from the node at the last block by its hash (EIP-1898: never another
- * branch's state at that height), and the batch ends by checking that its last block is still
- * the node's: reads made while the node moved to another branch are never stored beside this
- * branch's blocks.
- * `seedNative`: addresses whose native balance is read even though no block touched them
- * (genesis allocations, in the chain's first batch).
- * `liveHeadState` (`FetchCapabilities`): the node may answer reads of its head block from the
- * next block it is mining, so a batch that ends at the head and sees the head move while it
- * reads writes nothing (`unsettled`): the indexer starts again from its checkpoint, and the
- * block is no longer the head then. `knownHead`: the node's head when the range was chosen; a
- * batch ending below it is not at the head, and the node is not asked.
- * The node reads of state, allowances and pools at the last block go in the same calls.
- */
-/**
  * Whether a batch ending at `toBlock` may end at the head of a node that answers reads of its
  * head from the block it is mining (`liveHeadState`): such a batch reads only after it has
  * looked at the head, never ahead (`startBatch`).
@@ -55,6 +36,26 @@ export function mayEndAtHead({
   return liveHeadState && (knownHead === undefined || toBlock >= knownHead)
 }
 
+/**
+ * Everything a batch of consecutive blocks will write, short of writing it: (decode → derive,
+ * and the bulk of its node reads sent: `startBatch`) → read state → pools and prices → USD
+ * values → webhook events. `state` is the store as it will be once the batches before this one
+ * are committed, and `graph` the chain's prices after them, so the pipeline can prepare a
+ * batch while the previous one is still written.
+ * State is read from the node at the last block by its hash (EIP-1898: never another
+ * branch's state at that height), and the batch ends by checking that its last block is still
+ * the node's: reads made while the node moved to another branch are never stored beside this
+ * branch's blocks.
+ * `seedNative`: addresses whose native balance is read even though no block touched them
+ * (genesis allocations, in the chain's first batch).
+ * `liveHeadState` (`FetchCapabilities`): the node may answer reads of its head block from the
+ * next block it is mining, so a batch that ends at the head and sees the head move while it
+ * reads writes nothing (`unsettled`): the indexer starts again from its checkpoint, and the
+ * block is no longer the head then. `knownHead`: the node's head when the range was chosen; a
+ * batch ending below it is not at the head, and the node is not asked.
+ * The reads at the last block that `startBatch` did not make (new tokens, allowances, pools)
+ * go in the same calls.
+ */
 export async function prepareBatch({
   rpc,
   store,
