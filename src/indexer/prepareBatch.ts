@@ -95,8 +95,9 @@ export async function prepareBatch({
   const atHead =
     mayEndAtHead({ toBlock, liveHeadState, knownHead }) && (await headNumber()) <= toBlock
   for (const address of seedNative) touched.native.add(address)
-  // The allowances and the known pools' states are read with the batch's state, in one
-  // read of its last block (as few `eth_call`s as they fit: the node pays for each).
+  // The allowances and the known pools' states are read with what `startBatch` left of the
+  // batch's state, in one read of its last block (as few `eth_call`s as they fit: the node
+  // pays for each).
   const [approvalPlan, pricePlan] = await Promise.all([
     planApprovalChanges({ state, chainId, blocks }),
     planPriceUpdates({ state, chain, touched: touched.pools, created: touched.poolCreations }),
