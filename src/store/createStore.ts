@@ -7,6 +7,7 @@ import { openDatabase } from './openDatabase.ts'
 import { parseDbError } from './parseDbError.ts'
 import { type RevertHook, revertBatches } from './revertBatches.ts'
 import type { Database } from './schema.ts'
+import { createWalCheckpointer } from './sqlite/createWalCheckpointer.ts'
 import type { StateTable } from './stateTables.ts'
 
 export type Checkpoint = { blockNumber: number; blockHash: string }
@@ -74,6 +75,14 @@ const READ_CHUNK = 500
 export function createStore({ url, poolSize }: { url: string; poolSize?: number }): Store {
   const { db, caps, sqlite } = openDatabase({ url, ...(poolSize ? { poolSize } : {}) })
   const writer = createRowWriter({ caps, db, sqlite })
+  const checkpointer =
+    sqlite && !sqlite.memory ? createWalCheckpointer({ sqlite, file: sqlite.name }) : undefined
+  /** A chain write's transaction; a SQLite file's log is then copied back on another thread. */
+  const chainWrite = async <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> => {
+    const result = await db.transaction().execute(work)
+    checkpointer?.request()
+    return result
+  }
   const guard = async <T>(context: string, work: () => Promise<T>): Promise<T> => {
     try {
       return await work()
@@ -174,14 +183,14 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
       }),
     applyBatch: (batch, fence) =>
       guard(`commit blocks ${batch.fromBlock}-${batch.toBlock}`, () =>
-        db.transaction().execute(async (trx) => {
+        chainWrite(async (trx) => {
           await fence?.(trx)
           await applyBatch({ trx, writer, batch })
         }),
       ),
     revert: ({ chainId, toBlock, alongside, fence }) =>
       guard(`revert to block ${toBlock}`, () =>
-        db.transaction().execute(async (trx) => {
+        chainWrite(async (trx) => {
           await fence?.(trx)
           return revertBatches({
             trx,
@@ -200,7 +209,11 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
           .where('chain_id', '=', chainId)
           .where('to_block', '<=', belowBlock)
           .execute()
+        checkpointer?.request()
       }),
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.close()
+      await db.destroy()
+    },
   }
 }

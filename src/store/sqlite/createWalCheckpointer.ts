@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+import type { Database as SqliteDatabase } from 'better-sqlite3'
+
+export type WalCheckpointer = {
+  /** Asks for a checkpoint of what has been committed so far; returns at once. */
+  request(): void
+  /** Stops the thread (after the checkpoint it is running) and closes its connection. */
+  close(): Promise<void>
+}
+
+/**
+ * Copies a SQLite file's write-ahead log into the database on a thread of its own, so that the
+ * connection that writes batches never does. SQLite's own rule (`wal_autocheckpoint`) runs a
+ * checkpoint inside the commit that takes the log past 1,000 pages: the indexer's thread copied
+ * pages and waited on `fsync` there, longer as the file grew (a backfill of 200,000 transfers
+ * took 65 s with this thread, 81–88 s without: bench/README.md, 2026-11-27, fourth session).
+ * The thread starts at the first request, with its own connection;
+ * `wal_checkpoint(PASSIVE)` copies what is committed without waiting for readers or the writer.
+ * While it runs, the writer's own rule is raised to `FALLBACK_PAGES`: it still checkpoints should
+ * the log grow that far (a checkpoint that cannot finish, a thread that fell behind). If the
+ * thread fails, the writer's rule goes back to SQLite's default and requests are dropped.
+ */
+export function createWalCheckpointer({
+  sqlite,
+  file,
+}: {
+  sqlite: SqliteDatabase
+  file: string
+}): WalCheckpointer {
+  let worker: Worker | undefined
+  let failed = false
+  let exited: Promise<void> | undefined
+
+  const start = (): Worker => {
+    const started = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    })
+    // The thread never keeps the process alive: a store left open must not hang an exit.
+    started.unref()
+    exited = new Promise((resolve) => started.once('exit', () => resolve()))
+    const fail = () => {
+      if (worker !== started) return
+      worker = undefined
+      failed = true
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`)
+    }
+    started.once('error', fail)
+    started.once('exit', fail)
+    sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`)
+    return started
+  }
+
+  return {
+    request() {
+      if (failed || !sqlite.open) return
+      worker ??= start()
+      worker.postMessage('checkpoint')
+    },
+    async close() {
+      const running = worker
+      worker = undefined
+      if (!running) return
+      // Held until it has exited: an unreferenced thread would let the event loop empty first.
+      running.ref()
+      running.postMessage('close')
+      await exited
+    },
+  }
+}
+
+/** SQLite's default `wal_autocheckpoint`. */
+const DEFAULT_PAGES = 1000
+/** ~80 MB of 4 KiB pages: a few batches' worth, far more than one. */
+const FALLBACK_PAGES = 20_000
+
+/**
+ * The thread's code, plain CommonJS run with `eval` (no loader needed under tsx, vitest or the
+ * compiled build). Messages are handled one at a time; requests that queued while a checkpoint
+ * ran find little or nothing left to copy.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file, { fileMustExist: true })
+db.pragma('synchronous = NORMAL')
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close()
+    parentPort.close()
+    return
+  }
+  db.pragma('wal_checkpoint(PASSIVE)')
+})
+`
