@@ -1,7 +1,8 @@
 import type { ApprovalKind } from '../../store/schema.ts'
+import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, TRANSFER_TOPIC } from '../abis.ts'
 import { decodeLog } from '../decode/decodeLog.ts'
 import { ZERO_ADDRESS } from '../derive/zeroAddress.ts'
-import type { ChainBlock } from '../fetch/chainBlock.ts'
+import type { ChainBlock, ChainLog } from '../fetch/chainBlock.ts'
 import type { Address, Hex } from '../types.ts'
 import {
   PERMIT2_ADDRESS,
@@ -46,27 +47,44 @@ export function collectApprovalEvents(blocks: readonly ChainBlock[]): ApprovalEv
   for (const block of blocks) {
     const at = { block: Number(block.number), time: block.timestamp }
     for (const tx of block.transactions) {
+      const add = (key: ApprovalKey, log: ChainLog) =>
+        approved.set(approvalKeyId(key), {
+          ...key,
+          ...at,
+          txHash: log.transactionHash.toLowerCase() as Hex,
+        })
       for (const log of tx.logs) {
-        const txHash = log.transactionHash.toLowerCase() as Hex
-        const add = (key: ApprovalKey) =>
-          approved.set(approvalKeyId(key), { ...key, ...at, txHash })
         if (log.address.toLowerCase() === PERMIT2_ADDRESS) {
           const key = permit2Key(log.topics, log.data)
-          if (key) add(key)
+          if (key) add(key, log)
           continue
         }
+        const topic0 = log.topics[0]?.toLowerCase()
+        if (topic0 === TRANSFER_TOPIC) {
+          // An ERC20 transfer (three topics) out of a wallet: read without decoding the rest, as
+          // most logs are these. A malformed one marked here costs a read, never a wrong value.
+          const from = log.topics.length === 3 ? topicAddress(log.topics[1]) : undefined
+          if (from && from !== ZERO_ADDRESS) spent.add(`${from}|${log.address.toLowerCase()}`)
+          continue
+        }
+        // Other logs are decoded only when they are an approval (deriveHistory decodes them all).
+        if (topic0 !== APPROVAL_TOPIC && topic0 !== APPROVAL_FOR_ALL_TOPIC) continue
         for (const event of decodeLog(log)) {
           if (event.type === 'erc20_approval') {
-            add({ owner: event.owner, token: event.token, spender: event.spender, kind: 'erc20' })
+            add(
+              { owner: event.owner, token: event.token, spender: event.spender, kind: 'erc20' },
+              log,
+            )
           } else if (event.type === 'approval_for_all') {
-            add({
-              owner: event.owner,
-              token: event.token,
-              spender: event.operator,
-              kind: 'operator',
-            })
-          } else if (event.type === 'erc20_transfer' && event.from !== ZERO_ADDRESS) {
-            spent.add(`${event.from}|${event.token}`)
+            add(
+              {
+                owner: event.owner,
+                token: event.token,
+                spender: event.operator,
+                kind: 'operator',
+              },
+              log,
+            )
           }
         }
       }
