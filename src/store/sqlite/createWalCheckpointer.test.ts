@@ -55,6 +55,10 @@ describe('createWalCheckpointer', () => {
     }[]
     expect(status?.checkpointed).toBe(status?.log)
     await checkpointer.close()
+    // Closed: the writer checkpoints by SQLite's own rule again, and no thread starts anew.
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
+    checkpointer.request()
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
     expect(sqlite.prepare('select count(*) as n from t').get()).toEqual({ n: 1000 })
     sqlite.close()
   })

@@ -18,8 +18,9 @@ export type WalCheckpointer = {
  * The thread starts at the first request, with its own connection;
  * `wal_checkpoint(PASSIVE)` copies what is committed without waiting for readers or the writer.
  * While it runs, the writer's own rule is raised to `FALLBACK_PAGES`: it still checkpoints should
- * the log grow that far (a checkpoint that cannot finish, a thread that fell behind). If the
- * thread fails, the writer's rule goes back to SQLite's default and requests are dropped.
+ * the log grow that far (a checkpoint that cannot finish, a thread that fell behind). Once the
+ * thread fails or is closed, the writer's rule goes back to SQLite's default and requests are
+ * dropped.
  */
 export function createWalCheckpointer({
   sqlite,
@@ -29,8 +30,12 @@ export function createWalCheckpointer({
   file: string
 }): WalCheckpointer {
   let worker: Worker | undefined
-  let failed = false
+  /** Failed or closed: requests are dropped, and the writer checkpoints by SQLite's rule. */
+  let stopped = false
   let exited: Promise<void> | undefined
+  const ownRule = () => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`)
+  }
 
   const start = (): Worker => {
     const started = new Worker(WORKER_SOURCE, {
@@ -43,8 +48,8 @@ export function createWalCheckpointer({
     const fail = () => {
       if (worker !== started) return
       worker = undefined
-      failed = true
-      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`)
+      stopped = true
+      ownRule()
     }
     started.once('error', fail)
     started.once('exit', fail)
@@ -54,11 +59,12 @@ export function createWalCheckpointer({
 
   return {
     request() {
-      if (failed || !sqlite.open) return
+      if (stopped || !sqlite.open) return
       worker ??= start()
       worker.postMessage('checkpoint')
     },
     async close() {
+      stopped = true
       const running = worker
       worker = undefined
       if (!running) return
@@ -66,6 +72,7 @@ export function createWalCheckpointer({
       running.ref()
       running.postMessage('close')
       await exited
+      ownRule()
     },
   }
 }
