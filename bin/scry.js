@@ -11,9 +11,11 @@ import { isBuildFresh } from './isBuildFresh.js'
 // so a backfill of 200,000 transfers peaked at 416–439 MiB of RSS; three times keeps it at
 // 362–380 MiB for no CPU cost that could be measured, twice at ~283 for 15–20 % more
 // (docs/deploy.md, "Memory").
+// `scry dev` (small demo chains: the CPU does not matter) takes twice: ten minutes after start
+// it held 393–414 MiB at three, 334 at twice.
 // `node --heap-growing-percent=<n> bin/scry.js …` sets another factor (1 + n/100).
 if (!process.execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) {
-  setFlagsFromString('--heap-growing-percent=200')
+  setFlagsFromString(`--heap-growing-percent=${process.argv[2] === 'dev' ? 100 : 200}`)
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url))
