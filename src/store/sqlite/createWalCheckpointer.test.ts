@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createTestStore } from '../../../test/support/createTestStore.ts'
 import { openDatabase } from '../openDatabase.ts'
 import { createWalCheckpointer } from './createWalCheckpointer.ts'
 
@@ -103,6 +105,20 @@ describe('createWalCheckpointer', () => {
     expect(child.stderr).toBe('')
     expect(child.stdout.trim()).toBe('closed')
     expect(child.status).toBe(0)
+  })
+
+  it("is started by a SQLite store's first chain write, not before", async () => {
+    const { store, drop } = await createTestStore('sqlite')
+    const rule = async () =>
+      (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db))
+        .rows[0]?.wal_autocheckpoint
+    // Migrations and reads leave SQLite's own rule.
+    await store.getCheckpoint(1)
+    expect(await rule()).toBe(1000)
+    // `revert` goes through the same transaction helper as `applyBatch`.
+    await store.revert({ chainId: 1, toBlock: 0 })
+    expect(await rule()).toBe(20_000)
+    await drop()
   })
 
   it('closes without ever having started', async () => {
