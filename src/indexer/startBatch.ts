@@ -16,8 +16,8 @@ export type StartedBatch = {
 
 /**
  * Derives a batch's history and sends the bulk of its node reads. The pipeline starts the
- * next batch so while it prepares the current one, whose own reads then wait on the node with
- * the next batch's already there: the node answers while Scry works, not one after the other.
+ * next batch while it prepares the current one, so the node answers the next batch's reads
+ * while Scry works on the current one, not one after the other.
  * `readAhead: false` (a batch that may end at the head of a node answering reads of its head
  * from the block it mines: `mayEndAtHead`) leaves every read to `prepareBatch`, which looks at
  * the head first.
