@@ -16,8 +16,8 @@ export function columnsOf(rows: readonly Row[]): string[] {
 
 /**
  * Bulk row operations inside a store transaction, each the fastest form its engine has:
- * SQLite runs statements prepared once per table and column set (no SQL is compiled per
- * batch, and SQLite has no round trips); PostgreSQL sends each operation as one statement over
+ * SQLite runs statements prepared once per table and column set, inserts and upserts many
+ * rows a run (no SQL is compiled per batch, and SQLite has no round trips); PostgreSQL sends each operation as one statement over
  * `unnest` of column arrays, however many rows (no per-row round trips, three parameters
  * instead of thousands).
  */
