@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { isResponseProfile, type ResponseProfile } from '../api/profiles/responseProfiles.ts'
+import { isResponseProfile, type ResponseProfile } from '../config/responseProfiles.ts'
 import type { Store } from '../store/createStore.ts'
 
 export type ApiKeyInfo = {

@@ -2,6 +2,7 @@ import type { Accounts, ResolvedKey } from '../accounts/createAccounts.ts'
 import type { Meter } from '../accounts/createMeter.ts'
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import type { StablecoinRegistry } from '../chains/stablecoins.ts'
+import type { ResponseProfile } from '../config/responseProfiles.ts'
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
@@ -11,7 +12,6 @@ import type { ApiRpc } from './createApiRpc.ts'
 import type { Cursors } from './createCursors.ts'
 import type { DefiDeployments } from './defi/createDefiDeployments.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
-import type { ResponseProfile } from './profiles/responseProfiles.ts'
 
 /** Head of a chain as its indexer last saw it. */
 export type NodeHead = { chainId: number; nodeHead: number | undefined }

@@ -4,6 +4,7 @@ import { createAccounts } from '../accounts/createAccounts.ts'
 import { createMeter } from '../accounts/createMeter.ts'
 import type { CatalogueChain } from '../chains/catalogue.ts'
 import { type StablecoinRegistry, stablecoinRegistry } from '../chains/stablecoins.ts'
+import type { ResponseProfile } from '../config/responseProfiles.ts'
 import type { ChainConfig } from '../config/types.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
@@ -14,7 +15,6 @@ import { createApiRpc } from './createApiRpc.ts'
 import { createCursors } from './createCursors.ts'
 import { createDefiDeployments } from './defi/createDefiDeployments.ts'
 import { createRateLimiter } from './metering/createRateLimiter.ts'
-import type { ResponseProfile } from './profiles/responseProfiles.ts'
 
 /** Builds the API's dependencies from the store and config; `close()` flushes metering. */
 export function createApiContext({

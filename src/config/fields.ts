@@ -1,5 +1,5 @@
-import { RESPONSE_PROFILES, type ResponseProfile } from '../api/profiles/responseProfiles.ts'
 import { DEFI_PROTOCOL_FORMS } from '../defi/defiProtocolEntry.ts'
+import { RESPONSE_PROFILES, type ResponseProfile } from './responseProfiles.ts'
 import {
   addressListRule,
   addressRule,

@@ -55,7 +55,7 @@ export type ScryConfig = {
      * (interface.md's names) or `sim` (the hosted API's published names; docs/migrating.md).
      * Env `SCRY_RESPONSE_PROFILE`, flag `--response-profile`. Default `default`.
      */
-    responseProfile: import('../api/profiles/responseProfiles.ts').ResponseProfile
+    responseProfile: import('./responseProfiles.ts').ResponseProfile
     /**
      * `/ready` answers 503 when every chain is more than this many blocks behind its node.
      * Env `SCRY_READY_MAX_LAG_BLOCKS`, flag `--ready-max-lag-blocks`. Default: unset (lag

@@ -1,8 +1,8 @@
 import type { FastifySchema } from 'fastify'
 import type { TSchema } from 'typebox'
+import type { ResponseProfile } from '../../config/responseProfiles.ts'
 import type { ApiContext } from '../apiContext.ts'
 import type { ApiServer } from '../createApiServer.ts'
-import type { ResponseProfile } from './responseProfiles.ts'
 
 /** A route's success answer in a profile other than `default`. */
 export type ProfileShape = {

@@ -5,7 +5,7 @@ import {
   isResponseProfile,
   RESPONSE_PROFILES,
   type ResponseProfile,
-} from '../../api/profiles/responseProfiles.ts'
+} from '../../config/responseProfiles.ts'
 import type { ConfigFlags, ScryConfig } from '../../config/types.ts'
 import { NonRetryableError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
