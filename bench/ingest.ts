@@ -24,6 +24,8 @@ import { sql } from 'kysely'
 import { isBuildFresh } from '../bin/isBuildFresh.js'
 import { CHAIN_DEFAULTS } from '../src/config/fields.ts'
 import type { ChainConfig } from '../src/config/types.ts'
+import { DEFI_PROBE_CALLS } from '../src/defi/probeDefiTokens.ts'
+import { probeNewTokens } from '../src/defi/probeNewTokens.ts'
 import { buildWorld } from '../src/dev/buildWorld.ts'
 import { type Anvil, startAnvil } from '../src/dev/startAnvil.ts'
 import { deriveHistory } from '../src/evm/derive/deriveHistory.ts'
@@ -370,18 +372,29 @@ async function runStaged({
       t = performance.now()
       const { rows, touched } = deriveHistory({ chainId: chain.chainId, blocks })
       stages.deriveHistory += seconds(t)
-      const read = (defiProbes: boolean) =>
-        readBatchState({
-          rpc: defiProbes ? counted.probes.rpc : counted.noProbes.rpc,
+      const read = async (defiProbes: boolean) => {
+        const rpc = defiProbes ? counted.probes.rpc : counted.noProbes.rpc
+        const read = await readBatchState({
+          rpc,
           state: store,
           chainId: chain.chainId,
           fromBlock: first.number,
           toBlock: last.number,
           touched,
-          defiProbes,
+          newTokenCalls: defiProbes ? DEFI_PROBE_CALLS : [],
         })
+        const defiTokens = defiProbes
+          ? await probeNewTokens({
+              rpc,
+              chainId: chain.chainId,
+              blockNumber: last.number,
+              newTokens: read.reads.newTokens,
+            })
+          : []
+        return { ...read, defiTokens }
+      }
       t = performance.now()
-      const { loaded, reads } = await read(true)
+      const { loaded, reads, defiTokens } = await read(true)
       stages.readBatchState += seconds(t)
       // Again without the DeFi token probes, only to count the node calls they save.
       t = performance.now()
@@ -396,6 +409,7 @@ async function runStaged({
         loaded,
         reads,
       })
+      state.push(...defiTokens)
       stages.deriveState += seconds(t)
       t = performance.now()
       await store.applyBatch({

@@ -1,4 +1,6 @@
 import { toHex } from 'viem'
+import { DEFI_PROBE_CALLS } from '../defi/probeDefiTokens.ts'
+import { probeNewTokens } from '../defi/probeNewTokens.ts'
 import { planApprovalChanges } from '../evm/approvals/planApprovalChanges.ts'
 import { deriveState } from '../evm/derive/deriveState.ts'
 import { readBatchState } from '../evm/read/readBatchState.ts'
@@ -112,6 +114,7 @@ export async function prepareBatch({
     parentHash: first.parentHash,
     touched,
     alongside: [...approvalPlan.calls, ...pricePlan.calls],
+    newTokenCalls: DEFI_PROBE_CALLS,
     ready: batch.ready,
     ...sig,
   })
@@ -122,16 +125,27 @@ export async function prepareBatch({
     if (t.decimals !== null) decimals.set(address, t.decimals)
   for (const [address, t] of reads.newTokens)
     if (t.decimals !== undefined) decimals.set(address, t.decimals)
-  const priceChanges = await pricePlan.finish({
-    rpc,
-    graph,
-    blockNumber: last.number,
-    blockHash: last.hash,
-    blockTime: last.timestamp,
-    results: alongside.slice(approvalPlan.calls.length),
-    batchDecimals: decimals,
-    signal,
-  })
+  const [priceChanges, defiTokens] = await Promise.all([
+    pricePlan.finish({
+      rpc,
+      graph,
+      blockNumber: last.number,
+      blockHash: last.hash,
+      blockTime: last.timestamp,
+      results: alongside.slice(approvalPlan.calls.length),
+      batchDecimals: decimals,
+      signal,
+    }),
+    probeNewTokens({
+      rpc,
+      chainId,
+      blockNumber: last.number,
+      blockHash: last.hash,
+      newTokens: reads.newTokens,
+      signal,
+    }),
+  ])
+  changes.push(...defiTokens)
   valueActivity({ chainId, rows: rows.activity, priceOf: graph.priceOf, decimals })
   // Outbox rows for subscribed addresses, committed with the batch (webhooks).
   const outbox = await collectWebhookEvents({

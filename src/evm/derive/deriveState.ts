@@ -85,15 +85,6 @@ export function deriveState({
     })
   }
 
-  // Vaults and Aave tokens found among the new tokens: undone with the batch on a reorg.
-  for (const [address, { kind, underlying, pool }] of reads.defiTokens) {
-    changes.push({
-      table: 'defi_tokens',
-      key: { chain_id: chainId, address },
-      row: { chain_id: chainId, address, kind, underlying, pool, block_number: toBlock },
-    })
-  }
-
   // NFTs: replay the batch's moves over the stored holdings.
   const nfts = new Map<string, NftHoldingTable | null>()
   const holding = (key: string) => (nfts.has(key) ? nfts.get(key) : loaded.nfts.get(key)) ?? null

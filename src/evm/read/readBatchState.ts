@@ -1,9 +1,4 @@
 import { encodeFunctionData } from 'viem'
-import {
-  DEFI_PROBE_CALLS,
-  type DefiTokenFound,
-  probeDefiTokens,
-} from '../../defi/probeDefiTokens.ts'
 import type { StateReader } from '../../store/createStore.ts'
 import type {
   NftHoldingTable,
@@ -39,8 +34,6 @@ export type BatchReads = {
   newTokens: Map<Address, NewToken>
   /** Tokens whose balances are read for every holder (rebasing, fee-on-transfer, …). */
   rebasing: Set<Address>
-  /** New ERC20 tokens found to be vault shares or Aave tokens (`probeDefiTokens`). */
-  defiTokens: Map<Address, DefiTokenFound>
 }
 
 export type NewToken = {
@@ -48,6 +41,8 @@ export type NewToken = {
   name: string | undefined
   symbol: string | undefined
   decimals: number | undefined
+  /** An ERC20 token's answers to `newTokenCalls`, in order (`undefined`: reverted); else empty. */
+  answers: (Hex | undefined)[]
 }
 
 const pairKey = (token: string, holder: string) => `${token}|${holder}`
@@ -61,9 +56,8 @@ const DECIMALS = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
  * from events, so they equal the node by construction (fee-on-transfer tokens and gas
  * included); events only say which ones to read. A token whose supply or balances moved
  * differently from its events is marked rebasing: from then on every holder is re-read
- * whenever the token is touched. A new ERC20 token is also asked the first round of the DeFi
- * token probe with its metadata; one that answers addresses gets the rest (`probeDefiTokens`);
- * `defiProbes: false` skips both (`bench:ingest` measures what they cost). `ready`: the reads
+ * whenever the token is touched. A new ERC20 token is also asked `newTokenCalls` with its
+ * metadata (the indexer's DeFi token probe, `DEFI_PROBE_CALLS`). `ready`: the reads
  * `prefetchBatchReads` made of this batch, answered from there.
  */
 export async function readBatchState({
@@ -76,7 +70,7 @@ export async function readBatchState({
   parentHash,
   touched,
   alongside = [],
-  defiProbes = true,
+  newTokenCalls = [],
   ready,
   signal,
 }: {
@@ -98,7 +92,8 @@ export async function readBatchState({
    * (allowances, pool states): their answers come back as `alongside`, in order.
    */
   alongside?: readonly ContractCall[]
-  defiProbes?: boolean
+  /** Calls asked of each new ERC20 token beside its metadata, in the same `eth_call`s. */
+  newTokenCalls?: readonly Hex[]
   ready?: Promise<ReadyReads> | undefined
   signal?: AbortSignal
 }): Promise<{
@@ -106,7 +101,6 @@ export async function readBatchState({
   reads: BatchReads
   alongside: (Hex | undefined)[]
 }> {
-  const probes = defiProbes ? DEFI_PROBE_CALLS : []
   const sig = signal ? { signal } : {}
   const candidateTokens = new Set<Address>([
     ...touched.standards.keys(),
@@ -168,8 +162,7 @@ export async function readBatchState({
       { to: t, data: NAME },
       { to: t, data: SYMBOL },
       { to: t, data: DECIMALS },
-      // Vault shares and Aave tokens are ERC20 tokens: only those are asked.
-      ...(standard === 'erc20' ? probes.map((data) => ({ to: t, data })) : []),
+      ...(standard === 'erc20' ? newTokenCalls.map((data) => ({ to: t, data })) : []),
     ]),
   ]
   // Balances, supplies, metadata, native balances and `alongside` in one read of the last
@@ -202,30 +195,18 @@ export async function readBatchState({
   const supply = new Map<Address, bigint | undefined>()
   for (const t of supplyList) supply.set(t, decodeUint(results[k++] ?? '0x'))
   const newTokenInfo = new Map<Address, NewToken>()
-  const probed: Parameters<typeof probeDefiTokens>[0]['tokens'][number][] = []
   for (const [t, standard] of newTokens) {
     const name = results[k++]
     const symbol = results[k++]
     const decimals = results[k++]
-    const answers = standard === 'erc20' ? probes.map(() => results[k++]) : []
-    const info: NewToken = {
+    newTokenInfo.set(t, {
       standard,
       name: name ? decodeMetadataString(name) : undefined,
       symbol: symbol ? decodeMetadataString(symbol) : undefined,
       decimals: standard === 'erc20' && decimals ? decodeDecimals(decimals) : undefined,
-    }
-    newTokenInfo.set(t, info)
-    if (standard === 'erc20' && defiProbes)
-      probed.push({ token: t, decimals: info.decimals, answers })
+      answers: standard === 'erc20' ? newTokenCalls.map(() => results[k++]) : [],
+    })
   }
-  // Only tokens that answered addresses cost a second round.
-  const defiTokens = await probeDefiTokens({
-    rpc,
-    blockNumber: toBlock,
-    blockHash: toHash,
-    tokens: probed,
-    signal,
-  })
 
   // Detect tokens whose balances do not follow their events.
   const before = new Map(newErc20.map((t, i) => [t, decodeUint(supplyBefore[i] ?? '0x') ?? 0n]))
@@ -282,7 +263,7 @@ export async function readBatchState({
 
   return {
     loaded: { tokens, balances, nfts },
-    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing, defiTokens },
+    reads: { native, erc20Balances, supply, newTokens: newTokenInfo, rebasing },
     alongside: results.slice(calls.length),
   }
 }
