@@ -80,6 +80,37 @@ for (const dialect of DIALECTS) {
       )
     })
 
+    test('behavior: readState answers every asked key, however many, whole or a prefix', async () => {
+      t = await createTestStore(dialect)
+      const wallet = (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}`
+      const tokens = [T, B]
+      const state = Array.from({ length: 1_500 }, (_, i) => ({
+        ...balance(wallet(i), BigInt(i), 1),
+        key: { address: wallet(i), chain_id: CHAIN, token: tokens[i % 2] as string },
+        row: { ...balance(wallet(i), BigInt(i), 1).row, token: tokens[i % 2] as string },
+      }))
+      await t.store.applyBatch(batch(1, 1, { state }))
+      // Every stored pair, twice, and as many pairs that are not stored (the other token).
+      const asked = state.flatMap((c, i) => [
+        { address: c.key.address, token: c.key.token },
+        { address: c.key.address, token: tokens[(i + 1) % 2] as string },
+        { address: c.key.address, token: c.key.token },
+      ])
+      const rows = await t.store.readState({ table: 'token_balances', chainId: CHAIN, keys: asked })
+      const got = rows.map((r) => `${r.address}|${r.token}|${fromU256(r.balance)}`).sort()
+      expect(got).toEqual(state.map((c, i) => `${c.key.address}|${c.key.token}|${i}`).sort())
+      // A prefix of the key: every row of the asked wallets.
+      const byWallet = await t.store.readState({
+        table: 'token_balances',
+        chainId: CHAIN,
+        keys: [{ address: wallet(7) }, { address: wallet(8) }, { address: wallet(5_000) }],
+      })
+      expect(byWallet.map((r) => fromU256(r.balance)).sort()).toEqual([7n, 8n])
+      expect(
+        await t.store.readState({ table: 'token_balances', chainId: CHAIN + 1, keys: asked }),
+      ).toEqual([])
+    })
+
     test('behavior: migrate is idempotent', async () => {
       t = await createTestStore(dialect)
       expect(await t.store.migrate()).toEqual({ applied: [] })

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { applyBatch, type BatchWrite } from './applyBatch.ts'
 import { createRowWriter } from './createRowWriter.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
@@ -70,8 +70,6 @@ export type StateKeyPrefix = Readonly<Record<string, string>>
 /** The state reads of an indexing batch: the store's, or the store with pending batches. */
 export type StateReader = Pick<Store, 'readState' | 'tokenHolders'>
 
-const READ_CHUNK = 500
-
 export function createStore({ url, poolSize }: { url: string; poolSize?: number }): Store {
   const { db, caps, sqlite } = openDatabase({ url, ...(poolSize ? { poolSize } : {}) })
   const writer = createRowWriter({ caps, db, sqlite })
@@ -131,45 +129,29 @@ export function createStore({ url, poolSize }: { url: string; poolSize?: number 
       }),
     readState: ({ table, chainId, keys }) =>
       guard(`read ${table}`, async () => {
-        // biome-ignore lint/suspicious/noExplicitAny: table is one of the state tables.
-        const anyDb = db as Kysely<any>
-        const out: Database[typeof table][] = []
         const columns = Object.keys(keys[0] ?? {})
         const unique = [
           ...new Map(keys.map((k) => [columns.map((c) => k[c]).join('|'), k])).values(),
         ]
+        if (unique.length === 0) return []
         if (caps.name === 'postgres') {
           // One join against unnest of the keys: PostgreSQL plans a long `(a, b) in (…)` list
           // of row values poorly (tens of milliseconds per few hundred keys).
-          if (unique.length === 0) return out
           const keyed = unique.map((k) => ({ chain_id: chainId, ...k }))
-          const rows = await writer.select(db, table, keyed)
-          return rows as Database[typeof table][]
+          return (await writer.select(db, table, keyed)) as Database[typeof table][]
         }
-        const chunk = Math.max(1, Math.floor(READ_CHUNK / Math.max(1, columns.length)))
-        for (let i = 0; i < unique.length; i += chunk) {
-          const part = unique.slice(i, i + chunk)
-          let query = anyDb.selectFrom(table).selectAll().where('chain_id', '=', chainId)
-          const [only] = columns
-          if (columns.length === 1 && only)
-            query = query.where(
-              only,
-              'in',
-              part.map((k) => k[only]),
-            )
-          else
-            query = query.where((eb) =>
-              eb(
-                // biome-ignore lint/suspicious/noExplicitAny: a tuple of the asked columns.
-                (eb.refTuple as any)(...columns),
-                'in',
-                // biome-ignore lint/suspicious/noExplicitAny: a tuple of the asked columns.
-                part.map((k) => (eb.tuple as any)(...columns.map((c) => k[c]))),
-              ),
-            )
-          out.push(...((await query.execute()) as Database[typeof table][]))
-        }
-        return out
+        // The keys as one JSON array, each a probe of the table's key: the same short
+        // statement however many keys (a list of row values made Kysely build, and SQLite
+        // compile, a statement of thousands of values for every read).
+        const matches = sql.join(
+          columns.map((c, i) => sql`t.${sql.ref(c)} = j.value ->> ${sql.lit(i)}`),
+          sql` and `,
+        )
+        const keysJson = JSON.stringify(unique.map((k) => columns.map((c) => k[c])))
+        const { rows } = await sql<Database[typeof table]>`select t.*
+          from json_each(${keysJson}) as j cross join ${sql.table(table)} as t
+          where t.chain_id = ${chainId} and ${matches}`.execute(db)
+        return rows
       }),
     tokenHolders: ({ chainId, token }) =>
       guard('read token holders', async () => {
