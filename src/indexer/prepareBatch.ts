@@ -125,27 +125,29 @@ export async function prepareBatch({
     if (t.decimals !== null) decimals.set(address, t.decimals)
   for (const [address, t] of reads.newTokens)
     if (t.decimals !== undefined) decimals.set(address, t.decimals)
-  const [priceChanges, defiTokens] = await Promise.all([
-    pricePlan.finish({
-      rpc,
-      graph,
-      blockNumber: last.number,
-      blockHash: last.hash,
-      blockTime: last.timestamp,
-      results: alongside.slice(approvalPlan.calls.length),
-      batchDecimals: decimals,
-      signal,
-    }),
-    probeNewTokens({
+  // New tokens that answered the DeFi probe's first round with addresses get its second.
+  changes.push(
+    ...(await probeNewTokens({
       rpc,
       chainId,
       blockNumber: last.number,
       blockHash: last.hash,
       newTokens: reads.newTokens,
       signal,
-    }),
-  ])
-  changes.push(...defiTokens)
+    })),
+  )
+  // Not beside the probe: the price plan moves the graph, and a failure of the batch makes the
+  // caller reload it, which must never happen while a plan is still moving it.
+  const priceChanges = await pricePlan.finish({
+    rpc,
+    graph,
+    blockNumber: last.number,
+    blockHash: last.hash,
+    blockTime: last.timestamp,
+    results: alongside.slice(approvalPlan.calls.length),
+    batchDecimals: decimals,
+    signal,
+  })
   valueActivity({ chainId, rows: rows.activity, priceOf: graph.priceOf, decimals })
   // Outbox rows for subscribed addresses, committed with the batch (webhooks).
   const outbox = await collectWebhookEvents({
