@@ -17,9 +17,9 @@ export function columnsOf(rows: readonly Row[]): string[] {
 /**
  * Bulk row operations inside a store transaction, each the fastest form its engine has:
  * SQLite runs statements prepared once per table and column set, inserts and upserts many
- * rows a run (no SQL is compiled per batch, and SQLite has no round trips); PostgreSQL sends each operation as one statement over
- * `unnest` of column arrays, however many rows (no per-row round trips, three parameters
- * instead of thousands).
+ * rows a run (no SQL is compiled per batch, and SQLite has no round trips); PostgreSQL sends
+ * each operation as one statement over `unnest` of column arrays, however many rows (no
+ * per-row round trips, three parameters instead of thousands).
  */
 export type RowWriter = {
   insert(trx: Transaction<Database>, table: string, rows: readonly Row[]): Promise<void>
