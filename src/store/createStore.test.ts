@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
+import { createPrng } from '../dev/createPrng.ts'
 import type { BatchWrite } from './applyBatch.ts'
 import { fromU256, toU256 } from './u256.ts'
 
@@ -109,6 +110,66 @@ for (const dialect of DIALECTS) {
       expect(
         await t.store.readState({ table: 'token_balances', chainId: CHAIN + 1, keys: asked }),
       ).toEqual([])
+    })
+
+    test('behavior: holder counts equal a recount of the balances through random batches and reverts', async () => {
+      t = await createTestStore(dialect)
+      const seed = Number(process.env.SCRY_TEST_SEED ?? Date.now() % 1_000_000)
+      const prng = createPrng(seed)
+      const wallets = Array.from(
+        { length: 12 },
+        (_, i) => `0x${(i + 1).toString(16).padStart(40, 'a')}`,
+      )
+      const tokens = [T, B, A]
+      const recount = async () => {
+        const rows = await t.store.db.selectFrom('token_balances').selectAll().execute()
+        const by = new Map<string, { holders: number; senders: number }>()
+        for (const r of rows) {
+          const c = by.get(r.token) ?? { holders: 0, senders: 0 }
+          c.holders += r.balance === toU256(0n) ? 0 : 1
+          c.senders += r.has_initiated_transfer === 1 ? 1 : 0
+          by.set(r.token, c)
+        }
+        return by
+      }
+      const counts = async () => {
+        const rows = await t.store.db.selectFrom('token_holder_counts').selectAll().execute()
+        return new Map(
+          rows.map((r) => [r.token, { holders: Number(r.holders), senders: Number(r.senders) }]),
+        )
+      }
+      for (let n = 1; n <= 40; n++) {
+        const head = (await t.store.getCheckpoint(CHAIN))?.blockNumber ?? 0
+        if (head > 3 && prng.chance(0.2)) {
+          await t.store.revert({ chainId: CHAIN, toBlock: head - 1 - prng.int(3) })
+        }
+        const from = ((await t.store.getCheckpoint(CHAIN))?.blockNumber ?? 0) + 1
+        // Every key at most once a batch; balances to zero and back, senders, deleted rows.
+        const keys = prng.sample(
+          wallets.flatMap((w) => tokens.map((token) => [w, token] as const)),
+          prng.between(1, 20),
+        )
+        const state = keys.map(([address, token]) => {
+          const key = { address, chain_id: CHAIN, token }
+          if (prng.chance(0.15)) return { table: 'token_balances' as const, key, row: null }
+          const value = prng.chance(0.3) ? 0n : BigInt(prng.between(1, 1000))
+          const row = { ...balance(address, value, from).row, token }
+          return {
+            table: 'token_balances' as const,
+            key,
+            row: { ...row, has_initiated_transfer: prng.chance(0.3) ? 1 : 0 },
+          }
+        })
+        await t.store.applyBatch(batch(from, from, { state }))
+        const expected = await recount()
+        const got = await counts()
+        for (const [token, c] of got) {
+          expect(c, `seed ${seed} (SCRY_TEST_SEED repeats it), batch ${n}, token ${token}`).toEqual(
+            expected.get(token) ?? { holders: 0, senders: 0 },
+          )
+        }
+        for (const token of expected.keys()) expect(got.has(token), `seed ${seed}`).toBe(true)
+      }
     })
 
     test('behavior: migrate is idempotent', async () => {

@@ -21,8 +21,8 @@ import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 // (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
 // addresses as bytes), 0019 (address_transactions beyond activity), 0021 (transactions
 // without their block's hash and time), 0022 (logs packed in their transactions), 0023
-// (calldata and logs in packed words) and 0024 (PostgreSQL's history columns realigned),
-// migrated, holds what indexing the same world writes today, answers every wallet endpoint
+// (calldata and logs in packed words), 0024 (PostgreSQL's history columns realigned) and 0025
+// (holder counts moved once per token and statement), migrated, holds what indexing the same world writes today, answers every wallet endpoint
 // the same and reverts the same. The "before" database is the indexed world written in the
 // 0011 schema: every table copied as it is, activity as the full items (`selectActivity`),
 // transfers with their transaction's hash and time, every (address, transaction) pair in
@@ -64,7 +64,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0024 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions, packed words, aligned columns)', () => {
+describe('migrations 0012 to 0025 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions, packed words, aligned columns, holder counts per statement)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -92,6 +92,7 @@ describe('migrations 0012 to 0024 (compact history, Aave tokens, address bytes, 
             '0022_logs_in_transactions',
             '0023_packed_calldata_and_logs',
             '0024_postgres_history_alignment',
+            '0025_holder_counts_per_statement',
           ],
         })
         await expectSameData(fresh.store, migrated)
