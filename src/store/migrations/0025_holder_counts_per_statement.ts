@@ -9,14 +9,14 @@ const ZERO = sql.lit('00')
  * PostgreSQL's row trigger upserted the token's `token_holder_counts` row at every change of a
  * balance, even one that moved neither count: a batch that changed a popular token's balances
  * 1,000 times wrote 1,000 versions of one row in one transaction, each update first walking
- * the versions before it (50,000 balance changes over 250 tokens took 2.9–3.3 s, 0.6–0.9 with
- * the no-op updates left out; docs/indexer.md). Now three statement triggers read the
- * statement's rows (transition tables: for `insert … on conflict do update`, the inserted rows
- * go to the insert trigger, the updated ones to the update trigger) and write each token's net
- * change once, skipping tokens whose counts did not move. SQLite's row triggers stay (SQLite
- * updates a row in place) but fire only when a count moves. The counts are the same as before;
- * the previous release's processes write through the new triggers unchanged. Released: never
- * edit.
+ * the versions before it (50,000 balance changes over 250 tokens: 2.8–3.3 s with the row
+ * trigger, 0.5–0.8 with these; bench/README.md, 2026-11-27, fifth session). Now three
+ * statement triggers read the statement's rows (transition tables: for `insert … on conflict
+ * do update`, the inserted rows go to the insert trigger, the updated ones to the update
+ * trigger) and write each token's net change once, skipping tokens whose counts did not move.
+ * SQLite's row triggers stay (SQLite updates a row in place) but fire only when a count moves.
+ * The counts are the same as before; the previous release's processes write through the new
+ * triggers unchanged. Released: never edit.
  */
 export async function up(db: Kysely<unknown>, caps: DialectCaps): Promise<void> {
   if (caps.name === 'sqlite') {

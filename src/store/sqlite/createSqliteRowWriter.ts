@@ -73,9 +73,9 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
       runInChunks(`upsert|${table}|${keys}|${columns}`, rows, columns, (tuples) => {
         const updates = columns.filter((c) => !keys.includes(c))
         const set = updates.map((c) => `${id(c)} = excluded.${id(c)}`).join(', ')
-        return `insert into ${id(table)} (${columns.map(id).join(', ')}) values ${tuples} on conflict (${keys.map(id).join(', ')}) ${
-          updates.length > 0 ? `do update set ${set}` : 'do nothing'
-        }`
+        const onConflict = updates.length > 0 ? `do update set ${set}` : 'do nothing'
+        return `insert into ${id(table)} (${columns.map(id).join(', ')}) values ${tuples}
+          on conflict (${keys.map(id).join(', ')}) ${onConflict}`
       })
     },
     async delete(_trx, table, keys) {
