@@ -13,7 +13,8 @@
  *
  * Env: BENCH_BASE (required), BENCH_TRANSFERS (default 20,000), BENCH_ROUNDS (default 2: each
  * round runs both), BENCH_DB (sqlite|postgres, default sqlite; SCRY_TEST_PG_URL picks the
- * server), BENCH_TRACES (default parity).
+ * server), BENCH_TRACES (default parity), BENCH_LATENCY_MS (a delay added to every HTTP
+ * request to the node, through a proxy, as a remote node has; as in `bench:ingest`).
  */
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +27,7 @@ import { BaseError } from '../src/internal/errors.ts'
 import { silentLogger } from '../src/internal/logger.ts'
 import { dexDeployment } from '../src/prices/dexDeployments.ts'
 import type { DialectName } from '../src/store/dialect.ts'
+import { createFaultProxy, type FaultProxy } from '../test/support/createFaultProxy.ts'
 import { createTestDatabase } from '../test/support/createTestStore.ts'
 import { cpuBetween, sampleCpu } from './support/sampleCpu.ts'
 
@@ -142,15 +144,28 @@ async function main(): Promise<void> {
     await loadCheckout('this', fileURLToPath(new URL('..', import.meta.url))),
   ]
   const anvil = await startAnvil({ chainId: 1 })
+  let proxy: FaultProxy | undefined
   try {
     console.log(`Building world: 200 wallets, ${transfers} transfers …`)
     const world = await buildWorld({ rpcUrl: anvil.rpcUrl, chainId: 1, wallets: 200, transfers })
     const toBlock = Number(world.endBlock)
     console.log(`World: blocks 0..${toBlock}, ${world.stats.transactions} transactions`)
+    const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 0)
+    proxy =
+      latencyMs > 0
+        ? await createFaultProxy({
+            target: anvil.rpcUrl,
+            failRate: 0,
+            rateLimitRate: 0,
+            delayRate: 1,
+            delayMs: latencyMs,
+          })
+        : undefined
+    if (proxy) console.log(`Node latency: ${latencyMs} ms added to every HTTP request (a proxy)`)
     const chain: ChainConfig = {
       chainId: 1,
       name: 'bench',
-      rpc: [anvil.rpcUrl],
+      rpc: [proxy?.url ?? anvil.rpcUrl],
       ...CHAIN_DEFAULTS,
       ...dexDeployment(1),
       startBlock: 0,
@@ -165,6 +180,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await proxy?.close()
     await anvil.stop()
   }
 }

@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { cpus, platform, release } from 'node:os'
+import { availableParallelism, cpus, platform, release } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { sql } from 'kysely'
 import { isBuildFresh } from '../bin/isBuildFresh.js'
@@ -453,21 +453,31 @@ function printTable({ rows, raw }: { rows: Row[]; raw: Row }) {
 /**
  * CPU seconds each party used during each run, and how busy Scry's process kept a core: near
  * 100 % means the run waited on Scry's own thread (its JavaScript, SQLite and garbage
- * collection), not on the node or the database.
+ * collection), not on the node or the database. `cpu floor` is every party's CPU seconds over
+ * the machine's cores: no run doing that work on these cores can be faster, however well it
+ * overlaps, and `ratio cap` is the ratio such a run would reach (the raw fetch's seconds over
+ * the floor). Where the node shares the machine, a ratio above the cap needs less CPU, not
+ * more overlap.
  */
-function printCpu(rows: Row[]) {
+function printCpu(rows: Row[], raw: Row) {
   if (!rows.some((r) => r.cpu)) return
+  const cores = availableParallelism()
   console.log('')
-  console.log('CPU seconds during each run (user + system, from /proc):')
-  const header = ['', 'seconds', 'scry', 'scry busy', 'anvil', 'postgres']
-  const lines = rows.map((r) => [
-    r.name,
-    r.seconds.toFixed(2),
-    r.cpu ? r.cpu.scry.toFixed(2) : '-',
-    r.cpu ? `${((100 * r.cpu.scry) / r.seconds).toFixed(0)} %` : '-',
-    r.cpu ? r.cpu.anvil.toFixed(2) : '-',
-    r.cpu ? r.cpu.postgres.toFixed(2) : '-',
-  ])
+  console.log(`CPU seconds during each run (user + system, from /proc; ${cores} cores):`)
+  const header = ['', 'seconds', 'scry', 'scry busy', 'anvil', 'postgres', 'cpu floor', 'ratio cap']
+  const lines = rows.map((r) => {
+    const floor = r.cpu ? (r.cpu.scry + r.cpu.anvil + r.cpu.postgres) / cores : undefined
+    return [
+      r.name,
+      r.seconds.toFixed(2),
+      r.cpu ? r.cpu.scry.toFixed(2) : '-',
+      r.cpu ? `${((100 * r.cpu.scry) / r.seconds).toFixed(0)} %` : '-',
+      r.cpu ? r.cpu.anvil.toFixed(2) : '-',
+      r.cpu ? r.cpu.postgres.toFixed(2) : '-',
+      floor === undefined ? '-' : floor.toFixed(2),
+      floor === undefined || r === raw ? '-' : (raw.seconds / floor).toFixed(2),
+    ]
+  })
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   for (const l of [header, ...lines])
     console.log(
@@ -668,7 +678,7 @@ async function main(): Promise<void> {
     }
     console.log('')
     printTable({ rows: [raw, ...rows], raw })
-    printCpu([raw, ...rows])
+    printCpu([raw, ...rows], raw)
     if (stageRows.length > 0) {
       console.log('')
       console.log('Staged (seconds; fetch overlaps the rest, fetchWait is what the loop waited):')
