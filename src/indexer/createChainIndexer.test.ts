@@ -5,6 +5,7 @@ import {
   http,
   parseEther,
   publicActions,
+  toHex,
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
@@ -14,6 +15,7 @@ import { createTestStore, DIALECTS, type TestStore } from '../../test/support/cr
 import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
 import { type Anvil, startAnvil } from '../dev/startAnvil.ts'
+import { createRpcClient, type RpcClient } from '../evm/rpc/createRpcClient.ts'
 import { createLogger } from '../internal/logger.ts'
 import { fromU256 } from '../store/u256.ts'
 
@@ -471,6 +473,76 @@ for (const dialect of DIALECTS) {
         open()
         await run.stop()
         await proxy.close()
+      }
+    })
+
+    test("behavior: a batch is not written when the node leaves its branch after the batch's reads", async () => {
+      t = await createTestStore(dialect)
+      const start = Number(await client.getBlockNumber()) + 1
+      const token = await deployToken()
+      await activity(token)
+      const head = await client.getBlock()
+      const written: string[] = []
+      const store: typeof t.store = {
+        ...t.store,
+        applyBatch: async (write, fence) => {
+          for (const block of write.blocks) written.push(block.hash)
+          return t.store.applyBatch(write, fence)
+        },
+      }
+      // The node moves to another branch (its last two blocks replaced) after the batch read
+      // its state, just before the batch's last block is looked up again.
+      const node = createRpcClient({ urls: [anvil.rpcUrl] })
+      let read = false
+      let reorging = false
+      let reorged = false
+      const rpc: RpcClient = {
+        request: async (call, options) => {
+          if (call.method === 'eth_call') read = true
+          const check =
+            call.method === 'eth_getBlockByNumber' &&
+            call.params?.[0] === toHex(head.number) &&
+            call.params?.[1] === false
+          if (read && check && !reorging) {
+            reorging = true
+            await client.request({ method: 'anvil_reorg' as never, params: [2, []] as never })
+            reorged = true
+          }
+          return node.request(call, options)
+        },
+        batch: (calls, options) => {
+          if (calls.some((c) => c.method === 'eth_call')) read = true
+          return node.batch(calls, options)
+        },
+        close: () => node.close(),
+      }
+      const indexer = createChainIndexer({
+        chain: testChainConfig({
+          chainId: 31337,
+          rpc: [anvil.rpcUrl],
+          startBlock: start,
+          batchSize: 50,
+        }),
+        store,
+        logger: testLogger(),
+        rpc,
+      })
+      const run = runIndexer({ indexer, store: t.store })
+      try {
+        for (const until = Date.now() + 15_000; Date.now() < until && !reorged; )
+          await new Promise((r) => setTimeout(r, 20))
+        expect(reorged).toBe(true)
+        const after = await client.getBlock()
+        expect(after.number).toBe(head.number)
+        expect(after.hash).not.toBe(head.hash)
+        await run.synced({ block: Number(after.number), hash: after.hash })
+        await expectStoreEqualsNode(after.number)
+        // Nothing of the left branch was ever written, not even for a while.
+        expect(written).toContain(after.hash.toLowerCase())
+        expect(written).not.toContain(head.hash.toLowerCase())
+      } finally {
+        await run.stop()
+        node.close()
       }
     })
 

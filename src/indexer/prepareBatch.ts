@@ -1,4 +1,3 @@
-import { toHex } from 'viem'
 import { DEFI_PROBE_CALLS } from '../defi/probeDefiTokens.ts'
 import { probeNewTokens } from '../defi/probeNewTokens.ts'
 import { planApprovalChanges } from '../evm/approvals/planApprovalChanges.ts'
@@ -16,8 +15,6 @@ import type { StartedBatch } from './startBatch.ts'
 
 export type PreparedBatch =
   | { type: 'prepared'; write: BatchWrite; transfers: number; transactions: number }
-  /** The node left these blocks' branch while the batch read state: nothing to write. */
-  | { type: 'reorged' }
   /** A node with live head state mined past the batch while it read: nothing to write. */
   | { type: 'unsettled' }
 
@@ -45,9 +42,9 @@ export function mayEndAtHead({
  * are committed, and `graph` the chain's prices after them, so the pipeline can prepare a
  * batch while the previous one is still written.
  * State is read from the node at the last block by its hash (EIP-1898: never another
- * branch's state at that height), and the batch ends by checking that its last block is still
- * the node's: reads made while the node moved to another branch are never stored beside this
- * branch's blocks.
+ * branch's state at that height). Whether that block is still the node's is checked after
+ * every read, right before the batch is written (`runPipeline`): reads made while the node
+ * moved to another branch are never stored beside this branch's blocks.
  * `seedNative`: addresses whose native balance is read even though no block touched them
  * (genesis allocations, in the chain's first batch).
  * `liveHeadState` (`FetchCapabilities`): the node may answer reads of its head block from the
@@ -163,11 +160,6 @@ export async function prepareBatch({
     prices: graph.priceOf,
     ...sig,
   })
-  const still = await rpc.request<{ hash: string } | null>(
-    { method: 'eth_getBlockByNumber', params: [toHex(last.number), false] },
-    sig,
-  )
-  if (still?.hash.toLowerCase() !== last.hash) return { type: 'reorged' }
   // Read while the node mined the next block: the reads may hold that block's changes.
   if (atHead && (await headNumber()) > toBlock) return { type: 'unsettled' }
   return {

@@ -1,3 +1,4 @@
+import { toHex } from 'viem'
 import type { ChainConfig } from '../config/types.ts'
 import type { ChainBlock } from '../evm/fetch/chainBlock.ts'
 import type { FetchCapabilities } from '../evm/fetch/detectCapabilities.ts'
@@ -139,11 +140,16 @@ export async function runPipeline({
   let result: PipelineResult
   try {
     result = await stages()
+    await settle()
   } catch (error) {
     await Promise.allSettled(pending)
-    throw error
+    if (!(error instanceof BranchLeft)) throw error
+    logger.debug(
+      { to_block: error.block },
+      "The node left a prepared batch's branch before it was written; looking at the head again",
+    )
+    return { type: 'moved' }
   }
-  await settle()
   return result
 
   async function stages(): Promise<PipelineResult> {
@@ -241,7 +247,7 @@ export async function runPipeline({
       if (prepared.type !== 'prepared') {
         logger.debug(
           { from_block: window.from, to_block: window.to, reason: prepared.type },
-          'The node moved while the batch read state; looking at the head again',
+          'The node mined past the batch while it read state; looking at the head again',
         )
         return { type: 'moved' }
       }
@@ -255,9 +261,17 @@ export async function runPipeline({
         transfers: prepared.transfers,
         transactions: prepared.transactions,
       }
-      // Commits chain on each other: in order, and none starts after one failed.
+      // Commits chain on each other: in order, and none starts after one failed. Each first
+      // checks that its last block is still the node's, once all of its reads were made: the
+      // round trip overlaps the next batch's preparation instead of ending this one's.
+      const last = batch.blocks[batch.blocks.length - 1] as ChainBlock
       const previous = pending[pending.length - 1] ?? Promise.resolve()
       const committing = previous.then(async () => {
+        const now = await rpc.request<{ hash: string } | null>(
+          { method: 'eth_getBlockByNumber', params: [toHex(last.number), false] },
+          { signal },
+        )
+        if (now?.hash.toLowerCase() !== last.hash) throw new BranchLeft(Number(last.number))
         await commit(prepared.write)
         view.committed(seq)
         onCommitted(done)
@@ -269,6 +283,17 @@ export async function runPipeline({
       while (pending.length > maxPendingCommits) await pending.shift()
       return undefined
     }
+  }
+}
+
+/**
+ * A prepared batch's last block is no longer the node's: it and the batches prepared after it
+ * are dropped unwritten, and the pipeline ends with `moved`.
+ */
+class BranchLeft extends RetryableError {
+  override name = 'BranchLeft'
+  constructor(readonly block: number) {
+    super(`The node left the branch of block ${block} before the batch was written.`)
   }
 }
 
