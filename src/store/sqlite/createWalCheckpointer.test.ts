@@ -65,6 +65,25 @@ describe('createWalCheckpointer', () => {
     sqlite.close()
   })
 
+  it('runs a request made within the interval once the interval is over, never drops it', async () => {
+    const { file, sqlite } = openWritten()
+    const checkpointer = createWalCheckpointer({ sqlite, file, minIntervalMs: 1_500 })
+    const first = performance.now()
+    checkpointer.request()
+    expect(await waitFor(() => statSync(file).size > 4_000_000)).toBe(true)
+    // ~4 MB more, committed and asked for within the interval: copied back only at its end.
+    const insert = sqlite.prepare('insert into t (data) values (?)')
+    sqlite.transaction(() => {
+      for (let i = 0; i < 1000; i++) insert.run(Buffer.alloc(4000, i % 256))
+    })()
+    checkpointer.request()
+    checkpointer.request()
+    expect(await waitFor(() => statSync(file).size > 8_000_000)).toBe(true)
+    expect(performance.now() - first).toBeGreaterThan(1_400)
+    await checkpointer.close()
+    sqlite.close()
+  })
+
   it("falls back to SQLite's own rule when its thread cannot open the database", async () => {
     const { sqlite } = openWritten()
     const checkpointer = createWalCheckpointer({ sqlite, file: '/nonexistent/scry.db' })
