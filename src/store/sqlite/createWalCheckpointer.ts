@@ -26,7 +26,8 @@ export type WalCheckpointer = {
  * dropped. Checkpoints run at most once a second: a backfill commits several batches a second,
  * and pages that each of them rewrites (index pages, balances) were copied back after every one
  * (the thread's CPU at 20,000 transfers 876 → 432 ms, bench/README.md 2026-11-27, sixth
- * session); a chain followed at its head commits less often and is checkpointed after each.
+ * session); a chain followed at its head is checkpointed after each batch, unless its batches
+ * come faster than one a second.
  */
 export function createWalCheckpointer({
   sqlite,
