@@ -116,6 +116,7 @@ for (const dialect of DIALECTS) {
       t = await createTestStore(dialect)
       const seed = Number(process.env.SCRY_TEST_SEED ?? Date.now() % 1_000_000)
       const prng = createPrng(seed)
+      console.log(`holder counts (${dialect}): seed ${seed} (SCRY_TEST_SEED=${seed} repeats it)`)
       const wallets = Array.from(
         { length: 12 },
         (_, i) => `0x${(i + 1).toString(16).padStart(40, 'a')}`,

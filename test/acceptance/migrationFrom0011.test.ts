@@ -17,22 +17,21 @@ import { createTestDatabase, createTestStore, DIALECTS } from '../support/create
 import { digestStore } from '../support/digestStore.ts'
 import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 
-// Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013
-// (keyed history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history
-// addresses as bytes), 0019 (address_transactions beyond activity), 0021 (transactions
-// without their block's hash and time), 0022 (logs packed in their transactions), 0023
-// (calldata and logs in packed words), 0024 (PostgreSQL's history columns realigned) and 0025
-// (holder counts moved once per token and statement), migrated, holds what indexing the same world writes today, answers every wallet endpoint
-// the same and reverts the same. The "before" database is the indexed world written in the
+// Acceptance (issue 11): a database written before migrations 0012 (compact history), 0013 (keyed
+// history undo), 0014 (history bytes), 0015 (compact uint256), 0017 (history addresses as bytes),
+// 0019 (address_transactions beyond activity), 0021 (transactions without their block's hash and
+// time), 0022 (logs packed in their transactions), 0023 (calldata and logs in packed words), 0024
+// (PostgreSQL's history columns realigned) and 0025 (holder counts moved once per token and
+// statement), migrated, holds what indexing the same world writes today, answers every wallet
+// endpoint the same and reverts the same. The "before" database is the indexed world written in the
 // 0011 schema: every table copied as it is, activity as the full items (`selectActivity`),
 // transfers with their transaction's hash and time, every (address, transaction) pair in
-// `address_transactions`, transactions with their block's hash and time, logs in a table of
-// their own, every address in hex text, uint256 values as 64 hex digits, and the undo log
-// without the entries naming history rows, which is exactly what the 0011 indexer wrote.
-// Prices are the exception (0018 keeps them relative to the route's parent): the copy holds
-// today's prices and hourly points in USD, as 0011 stored them, without their undo entries
-// (0018's own test reverts a converted one), and they are compared by what the API answers,
-// not by rows.
+// `address_transactions`, transactions with their block's hash and time, logs in a table of their
+// own, every address in hex text, uint256 values as 64 hex digits, and the undo log without the
+// entries naming history rows, which is exactly what the 0011 indexer wrote. Prices are the
+// exception (0018 keeps them relative to the route's parent): the copy holds today's prices and
+// hourly points in USD, as 0011 stored them, without their undo entries (0018's own test reverts a
+// converted one), and they are compared by what the API answers, not by rows.
 const BEFORE = '0011_defi_tokens'
 /** Tables the indexer and the prices write; the rest (accounts, webhooks) are empty here. */
 const COPIED = [
