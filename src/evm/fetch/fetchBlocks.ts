@@ -19,14 +19,17 @@ export async function fetchBlocks({
   to,
   caps,
   signal,
+  background = false,
 }: {
   rpc: RpcClient
   from: bigint
   to: bigint
   caps: FetchCapabilities
   signal?: AbortSignal
+  /** Read ahead of need: the node's other calls go first (`RpcCallOptions`). */
+  background?: boolean
 }): Promise<ChainBlock[]> {
-  const opts = signal ? { signal } : {}
+  const opts = { ...(signal ? { signal } : {}), background }
   const numbers: bigint[] = []
   for (let n = from; n <= to; n++) numbers.push(n)
 

@@ -241,6 +241,39 @@ describe('request', () => {
     server.close()
   })
 
+  test('behavior: background calls wait behind the others and leave them a slot', async () => {
+    // `slow` is answered only when the test says so; everything else at once.
+    const held: (() => void)[] = []
+    const server = await startServer((body, response) => {
+      const { id, method } = JSON.parse(body) as { id: number; method: string }
+      const answer = () => response.end(JSON.stringify({ jsonrpc: '2.0', id, result: method }))
+      if (method === 'slow') held.push(answer)
+      else answer()
+    })
+    const client = createRpcClient({ urls: [server.url], concurrency: 3 })
+    const later = Array.from({ length: 4 }, () =>
+      client.request<string>({ method: 'slow' }, { background: true }),
+    )
+    // Two of three slots at most go to background calls; the third serves this one at once.
+    expect(await client.request({ method: 'eth_chainId' })).toBe('eth_chainId')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(held.length).toBe(2)
+    // A call that waits for nothing but a slot goes before the background calls waiting.
+    const slowNow = client.request<string>({ method: 'slow' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(held.length).toBe(3)
+    held.shift()?.()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(held.length).toBe(3)
+    while (held.length > 0) {
+      held.shift()?.()
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(await Promise.all([...later, slowNow])).toEqual(Array(5).fill('slow'))
+    client.close()
+    server.close()
+  })
+
   test('error: closed client', async () => {
     const client = createRpcClient({ urls: [anvil.url] })
     client.close()

@@ -17,6 +17,13 @@ import type { JsonRpcErrorObject, JsonRpcRequest, Transport } from './types.ts'
 
 export type RpcCall = { method: string; params?: readonly unknown[] }
 
+/**
+ * `background`: read-ahead work nobody waits for yet (the indexer's next windows); it waits
+ * for a free slot behind every other call, so that a remote node's round trips on the path of
+ * the batch being prepared are not queued behind it.
+ */
+export type RpcCallOptions = { signal?: AbortSignal; background?: boolean }
+
 export type RpcItemResult<T = unknown> =
   | { ok: true; result: T }
   | { ok: false; error: RpcResponseError }
@@ -27,7 +34,7 @@ export type RpcClient = {
    * is not worth retrying, `RpcUnavailableError` once every endpoint and attempt failed, the
    * signal's reason when the caller aborts.
    */
-  request<T = unknown>(call: RpcCall, options?: { signal?: AbortSignal }): Promise<T>
+  request<T = unknown>(call: RpcCall, options?: RpcCallOptions): Promise<T>
   /**
    * Many calls, sent as JSON-RPC batches of at most `batchSize`, results in input order. A
    * non-retryable JSON-RPC error of one item (e.g. a revert) is that item's `{ ok: false }`;
@@ -35,7 +42,7 @@ export type RpcClient = {
    */
   batch<T = unknown>(
     calls: readonly RpcCall[],
-    options?: { signal?: AbortSignal },
+    options?: RpcCallOptions,
   ): Promise<RpcItemResult<T>[]>
   /** Stops in-flight work (it rejects) and closes WebSockets. */
   close(): void
@@ -165,8 +172,9 @@ export function createRpcClient({
     payload: JsonRpcRequest | readonly JsonRpcRequest[],
     method: string,
     signal: AbortSignal,
+    background = false,
   ): Promise<unknown> {
-    await limiter.acquire(signal)
+    const release = await limiter.acquire(signal, background)
     const stop = new AbortController()
     // a WebSocket batch listens once per item
     setMaxListeners(0, stop.signal)
@@ -186,7 +194,7 @@ export function createRpcClient({
     } finally {
       clearTimeout(timer)
       signal.removeEventListener('abort', onAbort)
-      limiter.release()
+      release()
     }
   }
 
@@ -251,14 +259,14 @@ export function createRpcClient({
   }
 
   return {
-    async request<T>(call: RpcCall, options: { signal?: AbortSignal } = {}): Promise<T> {
+    async request<T>(call: RpcCall, options: RpcCallOptions = {}): Promise<T> {
       const { method } = call
       const { controller, dispose } = linkSignal(options.signal)
       const signal = controller.signal
       try {
         return await withRetries(method, signal, async (endpoint) => {
           const request = toRequest(call)
-          const answer = await send(endpoint, request, method, signal)
+          const answer = await send(endpoint, request, method, signal, options.background)
           const response = readJsonRpcResponse(Array.isArray(answer) ? answer[0] : answer)
           const host = endpoint.transport.host
           // id null: the node could not tie its error to the request, but it is about this one
@@ -277,7 +285,7 @@ export function createRpcClient({
 
     async batch<T>(
       calls: readonly RpcCall[],
-      options: { signal?: AbortSignal } = {},
+      options: RpcCallOptions = {},
     ): Promise<RpcItemResult<T>[]> {
       const results: Array<RpcItemResult<T> | undefined> = new Array(calls.length)
       // One failing chunk also stops the others: the whole batch throws anyway.
@@ -295,7 +303,7 @@ export function createRpcClient({
             byId.set(request.id, index)
             return request
           })
-          const answer = await send(endpoint, payload, method, stop.signal)
+          const answer = await send(endpoint, payload, method, stop.signal, options.background)
           if (!Array.isArray(answer)) {
             const single = readJsonRpcResponse(answer)
             if (single && 'error' in single) {
