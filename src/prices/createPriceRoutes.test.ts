@@ -121,6 +121,42 @@ describe('createPriceRoutes', () => {
     expect(price([{ ...pool, liquidity: 10n ** 9n }]).has(WETH)).toBe(false)
   })
 
+  test('behavior: a hub swap re-prices the hub only, and re-sizes anchor pools below it', () => {
+    const hub = v2(USDC, WETH, 2_000_000, 1_000)
+    // A is priced through WETH ($1); its thin USDC pool is USDC's largest by value (its A).
+    const viaWeth = v2(WETH, A, 500, 1_000_000)
+    const usdcA = v2(USDC, A, 1_000, 5_000_000)
+    const routes = createPriceRoutes({ anchors: [USDC], minLiquidityUsd: 1000 })
+    for (const [token, d] of decimals) routes.setDecimals(token, d)
+    for (const pool of [hub, viaWeth, usdcA]) routes.setPool(pool.address, pool)
+    routes.settle()
+    expect(routes.route(A)).toMatchObject({ priceUsd: 1, pool: viaWeth.address })
+    expect(routes.route(USDC)?.poolSizeUsd).toBe(5_001_000)
+
+    // WETH doubles: A's price in WETH and its pool stay, its USD price and USDC's largest
+    // pool follow.
+    routes.setPool(hub.address, { ...hub, reserve0: hub.reserve0 * 2n })
+    const { changed } = routes.settle()
+    expect([...changed.keys()].sort()).toEqual([USDC, WETH].sort())
+    expect(changed.get(WETH)).toMatchObject({ priceUsd: 4000, price: 4000, parent: USDC })
+    expect(changed.get(USDC)).toMatchObject({ poolSize: 10_001_000, poolSizeUsd: 10_001_000 })
+    expect(routes.route(A)).toMatchObject({
+      priceUsd: 2,
+      pool: viaWeth.address,
+      // 500 WETH and 1,000,000 A at 0.0005 WETH: 1,000 WETH at $4,000.
+      poolSizeUsd: 4_000_000,
+      // Its thinnest pool: 500 WETH a side at $4,000 (the hub: 4,000,000 USDC a side).
+      width: 4_000_000,
+    })
+    const truth = fresh({
+      pools: [{ ...hub, reserve0: hub.reserve0 * 2n }, viaWeth, usdcA],
+      decimals,
+      anchors: [USDC],
+      min: 1000,
+    })
+    expect(routes.prices()).toEqual(truth.prices())
+  })
+
   test('behavior: updated pool by pool, routes as good as those computed from scratch (random graphs)', () => {
     let compared = 0
     for (let seed = 1; seed <= 40; seed++) {

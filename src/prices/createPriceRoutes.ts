@@ -97,7 +97,8 @@ type Quoted = {
   ratio: number
 }
 
-type Node = Route & { rel: number; poolSize: number }
+/** A route as kept: its pool's USD size is read (`sizeUsd`), from its parent's price. */
+type Node = Omit<Route, 'poolSizeUsd'> & { rel: number; poolSize: number }
 /** An anchor's pool filed by size (`anchorPools`). */
 type SizedPool = { size: number; pool: Address; stamp: number }
 /** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
@@ -147,15 +148,24 @@ export function createPriceRoutes({
   const stamps = new Map<Address, number>()
   let stamp = 0
 
-  const link = (token: Address, pool: Address) => {
+  /** How many pools join each token to an anchor (none: no anchor pool of its to re-size). */
+  const anchorPoolCount = new Map<Address, number>()
+  const link = (token: Address, pool: Address, other: Address) => {
     let set = byToken.get(token)
     if (!set) {
       set = new Set()
       byToken.set(token, set)
     }
+    if (set.has(pool)) return
     set.add(pool)
+    if (anchorSet.has(other)) anchorPoolCount.set(token, (anchorPoolCount.get(token) ?? 0) + 1)
   }
-  const unlink = (token: Address, pool: Address) => byToken.get(token)?.delete(pool)
+  const unlink = (token: Address, pool: Address, other: Address) => {
+    if (!byToken.get(token)?.delete(pool) || !anchorSet.has(other)) return
+    const left = (anchorPoolCount.get(token) ?? 0) - 1
+    if (left > 0) anchorPoolCount.set(token, left)
+    else anchorPoolCount.delete(token)
+  }
 
   /** The candidate route to `to` through `q` from priced `from`, if the pool is deep enough. */
   function via(from: Node, fromToken: Address, q: Quoted): Candidate | undefined {
@@ -203,6 +213,18 @@ export function createPriceRoutes({
     return undefined
   }
 
+  /** A route's pool in USD: its size in parent units at the parent's price (an anchor's: USD). */
+  const sizeUsd = (node: Node) =>
+    node.parent === null ? node.poolSize : node.poolSize * (routes.get(node.parent)?.priceUsd ?? 0)
+  const toPrice = (node: Node): PricedToken => ({
+    priceUsd: node.priceUsd,
+    pool: node.pool,
+    poolSizeUsd: sizeUsd(node),
+    parent: node.parent,
+    price: node.rel,
+    poolSize: node.poolSize,
+  })
+
   const sizeOf = (q: Quoted) => {
     const p0 = routes.get(q.pool.token0)?.priceUsd
     const p1 = routes.get(q.pool.token1)?.priceUsd
@@ -248,15 +270,15 @@ export function createPriceRoutes({
     setPool(address, pool) {
       const old = pools.get(address)
       if (old) {
-        unlink(old.token0, address)
-        unlink(old.token1, address)
+        unlink(old.token0, address, old.token1)
+        unlink(old.token1, address, old.token0)
         changedTokens.add(old.token0).add(old.token1)
       }
       if (pool) {
         changedTokens.add(pool.token0).add(pool.token1)
         pools.set(address, pool)
-        link(pool.token0, address)
-        link(pool.token1, address)
+        link(pool.token0, address, pool.token1)
+        link(pool.token1, address, pool.token0)
       } else pools.delete(address)
       changedPools.add(address)
     },
@@ -344,7 +366,9 @@ export function createPriceRoutes({
             hop: offer.hop,
           }
           routes.set(t, next)
-          dirty.add(t)
+          // Only the token whose pool changed moves in its parent's units; below it, routes
+          // keep their pools and relative prices, and move in USD only (not reported).
+          if (t === token) dirty.add(t)
           moved.push(t)
           for (const child of children.get(t) ?? []) {
             const childNode = routes.get(child)
@@ -397,24 +421,21 @@ export function createPriceRoutes({
       for (const token of moved) {
         if (!routes.has(token)) continue
         for (const address of byToken.get(token) ?? []) {
-          const pq = quotes.get(address)
           const node = routes.get(token)
-          if (!pq || !node) continue
+          // A tree edge (the token's own route, or a child's) offers each side what it
+          // already has, or a route through its own descendant: nothing to check.
+          if (!node || node.pool === address) continue
+          const pq = quotes.get(address)
+          if (!pq) continue
           const other = pq.pool.token0 === token ? pq.pool.token1 : pq.pool.token0
           const current = routes.get(other)
-          // A tree edge offers each side what it already has: nothing to check that way.
-          if (!(current?.pool === address && current.parent === token)) {
-            const offered = via(node, token, pq)
-            if (
-              offered &&
-              (!current || (better(offered, current) && !routesThrough(token, other)))
-            ) {
-              if (current) invalidate(other)
-              dirty.add(other)
-              heap.push(offered)
-            }
+          if (current?.pool === address && current.parent === token) continue
+          const offered = via(node, token, pq)
+          if (offered && (!current || (better(offered, current) && !routesThrough(token, other)))) {
+            if (current) invalidate(other)
+            dirty.add(other)
+            heap.push(offered)
           }
-          if (node.pool === address && node.parent === other) continue
           const otherNode = routes.get(other)
           const back = otherNode && via(otherNode, other, pq)
           const now = routes.get(token)
@@ -439,7 +460,6 @@ export function createPriceRoutes({
           rel: next.rel,
           pool: q ? q.pool.address : null,
           poolSize: 0,
-          poolSizeUsd: 0,
           width: next.width,
           hop: next.hop,
           parent,
@@ -470,9 +490,11 @@ export function createPriceRoutes({
         }
       }
 
-      // Pool sizes: of the re-routed tokens' pools, and of anchors next to anything moved.
+      // Pool sizes: of the re-routed tokens' pools, and of anchors next to any token whose USD
+      // price moved (re-routed, or re-priced with an ancestor).
       for (const address of resized) resize(address)
-      for (const token of dirty) {
+      const resizeAnchorPools = (token: Address) => {
+        if (!anchorSet.has(token) && !anchorPoolCount.has(token)) return
         for (const address of byToken.get(token) ?? []) {
           const pool = pools.get(address)
           if (!pool) continue
@@ -482,19 +504,19 @@ export function createPriceRoutes({
           if (a1) sizeAnchors.add(pool.token1)
           if (a0 || a1) resize(address)
         }
+      }
+      for (const token of dirty) {
+        resizeAnchorPools(token)
         const node = routes.get(token)
         if (node?.pool && node.parent) {
           const q = quotes.get(node.pool)
-          const parentUsd = routes.get(node.parent)?.priceUsd ?? 0
           node.poolSize = q ? sizeInParent(q, node.parent, node.rel) : 0
-          node.poolSizeUsd = node.poolSize * parentUsd
         }
       }
+      for (const token of moved) if (!dirty.has(token)) resizeAnchorPools(token)
       for (const a of sizeAnchors) {
         const node = routes.get(a)
-        if (!node) continue
-        node.poolSize = anchorSize(a)
-        node.poolSizeUsd = node.poolSize
+        if (node) node.poolSize = anchorSize(a)
       }
 
       const changed = new Map<Address, PricedToken | undefined>()
@@ -526,7 +548,7 @@ export function createPriceRoutes({
         ? {
             priceUsd: node.priceUsd,
             pool: node.pool,
-            poolSizeUsd: node.poolSizeUsd,
+            poolSizeUsd: sizeUsd(node),
             width: node.width,
             hop: node.hop,
             parent: node.parent,
@@ -543,15 +565,6 @@ export function createPriceRoutes({
     },
   }
 }
-
-const toPrice = (node: Node): PricedToken => ({
-  priceUsd: node.priceUsd,
-  pool: node.pool,
-  poolSizeUsd: node.poolSizeUsd,
-  parent: node.parent,
-  price: node.rel,
-  poolSize: node.poolSize,
-})
 
 /** A route's pool in its parent's units: the parent's side plus the token's at `rel`. */
 function sizeInParent(q: Quoted, parent: Address, rel: number): number {
