@@ -282,7 +282,7 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     env: 'SCRY_FETCH_CONCURRENCY',
     flag: '--fetch-concurrency',
     rule: integerRule({ min: 1 }),
-    description: 'blocks fetched in parallel (default 4)',
+    description: 'windows of blocks fetched ahead in parallel while backfilling (default 4)',
     valueName: 'n',
   },
   {

@@ -131,7 +131,7 @@ export type ChainConfig = {
    * chains (memory follows transactions). Default 1000.
    */
   batchTransactions: number
-  /** Blocks fetched in parallel during backfill. Default 4. */
+  /** Windows of blocks fetched ahead in parallel during backfill. Default 4. */
   fetchConcurrency: number
   /** JSON-RPC requests per HTTP batch. Default 50. */
   rpcBatchSize: number
