@@ -1,6 +1,8 @@
+import { parseAbi } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { isDataRoute, parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { PERMIT2_ADDRESS } from '../../src/evm/approvals/permit2.ts'
 import { createChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import { silentLogger } from '../../src/internal/logger.ts'
 import { type ApprovalWorld, createApprovalWorld } from '../support/createApprovalWorld.ts'
@@ -79,6 +81,24 @@ async function checkAgainstNode(api: TestApi, block: bigint) {
     const atRisk = l.allowance < balance ? l.allowance : balance
     expect(l.item.value_at_risk_usd).toBeCloseTo(Number(atRisk) / 1e6, 6)
   }
+  // A Permit2 allowance's expiration is the node's, as RFC 3339 time; null past the year 9999.
+  for (const l of listed.filter((x) => x.item.type === 'permit2')) {
+    const [owner, token, spender] = l.key.split('|') as `0x${string}`[]
+    const [, expiration] = (await w.pub.readContract({
+      address: PERMIT2_ADDRESS,
+      abi: parseAbi([
+        'function allowance(address, address, address) view returns (uint160, uint48, uint48)',
+      ]),
+      functionName: 'allowance',
+      args: [owner!, token!, spender!],
+      blockNumber: block,
+    })) as readonly [bigint, number, number]
+    expect(l.item.expiration, l.key).toBe(
+      expiration >= Date.UTC(10000, 0, 1) / 1000
+        ? null
+        : new Date(expiration * 1000).toISOString().replace('.000Z', '+00:00'),
+    )
+  }
   return { listed, node }
 }
 
@@ -104,6 +124,11 @@ describe('approvals', () => {
         expect(before.listed.length).toBeGreaterThan(20)
         const kinds = new Set(before.listed.map((l) => l.item.type))
         expect(kinds).toEqual(new Set(['erc20', 'permit2', 'approval_for_all']))
+        // Permit2 expirations of both kinds: a date, and "never" (null).
+        const expirations = before.listed.filter((l) => l.item.type === 'permit2')
+        expect(new Set(expirations.map((l) => l.item.expiration === null))).toEqual(
+          new Set([true, false]),
+        )
         expect(
           before.listed.some((l) => l.item.unlimited === true && l.item.type === 'erc20'),
         ).toBe(true)

@@ -230,7 +230,8 @@ export async function createApprovalWorld(anvil: Anvil): Promise<ApprovalWorld> 
           token,
           spender.address,
           value,
-          Number(FAR),
+          // A date in 2106, or the largest uint48: how wallets say "never".
+          pick([2 ** 32, 2 ** 48 - 1]),
         ])
       } else if (kind === 5) {
         // Permit2 transferFrom: spends the Permit2 allowance; the token only shows a Transfer.

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { PERMIT2_ADDRESS } from '../../evm/approvals/permit2.ts'
-import { formatTime } from '../../utils/formatTime.ts'
+import { formatTime, formatTimeOrNull } from '../../utils/formatTime.ts'
 import {
   type ApprovalPosition,
   comparePositions,
@@ -51,7 +51,11 @@ const ApprovalSchema = Type.Object({
     Type.String({ description: 'Raw integer units; absent for approval_for_all' }),
   ),
   unlimited: Type.Boolean({ description: 'allowance ≥ 2^255, or an operator approval' }),
-  expiration: Type.Optional(Type.String({ description: 'Permit2: when the allowance expires' })),
+  expiration: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'Permit2: when the allowance expires; null past the year 9999 (never)',
+    }),
+  ),
   value_at_risk_usd: Type.Optional(
     Type.Number({ description: 'min(allowance, balance) × price, where the token is priced' }),
   ),
@@ -139,7 +143,7 @@ function toApprovalJson(ctx: Parameters<RouteModule>[1], a: WalletApproval) {
     approval_address: a.kind === 'permit2' ? PERMIT2_ADDRESS : a.token,
     ...(a.allowance !== null ? { allowance: a.allowance.toString() } : {}),
     unlimited: a.allowance === null || a.allowance >= UNLIMITED,
-    ...(a.expiration !== null ? { expiration: formatTime(a.expiration) } : {}),
+    ...(a.expiration !== null ? { expiration: formatTimeOrNull(a.expiration) } : {}),
     ...(a.valueAtRiskUsd !== null ? { value_at_risk_usd: a.valueAtRiskUsd } : {}),
     ...(a.approvedBlock !== null ? { block_number: a.approvedBlock } : {}),
     ...(a.approvedTime !== null ? { block_time: formatTime(a.approvedTime) } : {}),
