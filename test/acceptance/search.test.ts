@@ -126,6 +126,13 @@ describe('token search', () => {
           error: { code: 'BAD_REQUEST', message: 'Invalid query: give the text to search for.' },
         })
         expect((await api.get('/v1/evm/search/tokens?query=%20%20')).status).toBe(400)
+        for (const odd of ['tka%00', 'a%00b', '%00%00%00', 'tk%0Aa', 'tk%7Fa']) {
+          const answer = await api.get(`/v1/evm/search/tokens?query=${odd}`)
+          expect(answer.status, odd).toBe(400)
+          expect(answer.body.error.message).toBe(
+            'Invalid query: remove the control characters from it.',
+          )
+        }
         expect((await api.get('/v1/evm/search/tokens?query=tka&chain_ids=base')).status).toBe(400)
         expect((await api.get('/v1/evm/search/tokens?query=tka&limit=x')).status).toBe(400)
       } finally {

@@ -52,6 +52,10 @@ export const searchRoutes: RouteModule = (app, ctx) => {
       const query = request.query.query?.trim() ?? ''
       if (query === '')
         throw new ApiError('BAD_REQUEST', 'Invalid query: give the text to search for.')
+      // No symbol or name holds them, and a NUL ends SQLite's FTS5 query string early.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+      if (/[\u0000-\u001f\u007f]/.test(query))
+        throw new ApiError('BAD_REQUEST', 'Invalid query: remove the control characters from it.')
       const limit = Math.min(Math.max(request.query.limit ?? LIMIT.fallback, LIMIT.min), LIMIT.max)
       const input = request.query.chain_ids
       const chainIds =
