@@ -142,9 +142,13 @@ export async function createApiServer({
   })
   registerProfiles({ app, ctx })
   registerAuth({ app, ctx })
-  // The block numbers describe data that was served: an error answer carries none.
+  // The block numbers describe data that was served, the cost what is charged (a 2xx, set
+  // before the work by `meterRequest`): an error answer carries neither.
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode >= 300) reply.removeHeader(BLOCK_NUMBERS_HEADER)
+    if (reply.statusCode >= 300) {
+      reply.removeHeader(BLOCK_NUMBERS_HEADER)
+      reply.removeHeader('X-Compute-Units-Cost')
+    }
     return payload
   })
   app.addHook('onResponse', async (request, reply) => {

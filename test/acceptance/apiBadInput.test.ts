@@ -94,6 +94,9 @@ function problems(res: Res): string[] {
   if (!res.headers['x-request-id']) out.push('no X-Request-Id')
   if (STACK.test(res.text)) out.push('stack trace or internals in body')
   if (res.status >= 500) out.push(`status ${res.status}`)
+  // Only a 2xx is charged, so only a 2xx says what it cost.
+  if (res.status >= 300 && res.headers['x-compute-units-cost'] !== undefined)
+    out.push(`${res.status} carries X-Compute-Units-Cost`)
   const b = res.body
   const coded = (code: string) => {
     const ok =
