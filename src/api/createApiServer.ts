@@ -65,6 +65,17 @@ export async function createApiServer({
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer
 
+  // A body-less request (a DELETE, a rotate) that still says `Content-Type: application/json`,
+  // as many clients do on every request, has no body rather than a 400; a route that needs one
+  // says so through its schema.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString()
+    if (text === '') done(null, undefined)
+    else parseJson(request, text, done)
+  })
+
   app.decorateRequest('apiKey', undefined)
   app.decorateRequest('cuCost', 0)
   app.decorateRequest('cuReserved', false)

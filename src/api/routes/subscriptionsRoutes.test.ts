@@ -108,6 +108,26 @@ for (const dialect of DIALECTS) {
       expect((await call('GET', `/v1/evm/subscriptions/${id}`)).status).toBe(404)
     })
 
+    test('behavior: a body-less request that says Content-Type: application/json (as many clients do on every request) is answered as without it', async () => {
+      const json = (method: string, path: string) =>
+        fetch(`${api.url}${path}`, {
+          method,
+          headers: { 'x-scry-api-key': api.key, 'content-type': 'application/json' },
+        })
+      const { id } = (await call('POST', '/v1/evm/subscriptions', valid)).body
+      const rotated = await json('POST', `/v1/evm/subscriptions/${id}/rotate-secret`)
+      expect(rotated.status).toBe(200)
+      expect(((await rotated.json()) as { secret: string }).secret).toMatch(/\S{16,}/)
+      expect((await json('DELETE', `/v1/evm/subscriptions/${id}`)).status).toBe(204)
+      expect((await json('DELETE', `/v1/evm/subscriptions/${id}`)).status).toBe(404)
+      // A verb that needs a body still says what is missing, in the documented shape.
+      const empty = await json('POST', '/v1/evm/subscriptions')
+      expect(empty.status).toBe(400)
+      expect(((await empty.json()) as { error: unknown }).error).toMatchObject({
+        code: 'BAD_REQUEST',
+      })
+    })
+
     test("error: another account's subscription is 404 on every verb", async () => {
       const { body } = await call('POST', '/v1/evm/subscriptions', valid)
       const id = body.id
@@ -219,11 +239,16 @@ for (const dialect of DIALECTS) {
           body: { error: { code: 'BAD_REQUEST', message } },
         })
       }
+      // Prototype poisoning is refused by the JSON parser, as is JSON that does not parse.
+      for (const raw of ['{"__proto__":{"admin":true},"type":"activities"}', '{"type":']) {
+        const res = await call('POST', '/v1/evm/subscriptions', undefined, api.key, raw)
+        expect([res.status, res.body.error.code], raw).toEqual([400, 'BAD_REQUEST'])
+      }
       const { body } = await call('POST', '/v1/evm/subscriptions', valid)
       expect(await call('PATCH', `/v1/evm/subscriptions/${body.id}`, { type: 'balances' })).toEqual(
         {
           status: 400,
-          cost: '0',
+          cost: null,
           body: {
             error: {
               code: 'BAD_REQUEST',
