@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
 import { BaseError } from '../internal/errors.ts'
 import { parseDbError, StoreUnavailableError } from '../store/parseDbError.ts'
+import { answerClientError } from './answerClientError.ts'
 import { ApiError, errorBody } from './ApiError.ts'
 import type { ApiContext } from './apiContext.ts'
 import {
@@ -61,6 +62,7 @@ export async function createApiServer({
           : new ApiError('BAD_REQUEST', 'The request URL is malformed.')
       reply.status(apiError.status).header('X-Request-Id', request.id).send(errorBody(apiError))
     },
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer

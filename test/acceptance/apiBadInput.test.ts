@@ -138,6 +138,9 @@ function problems(res: Res): string[] {
     case 413:
       coded('PAYLOAD_TOO_LARGE')
       break
+    case 431:
+      coded('HEADERS_TOO_LARGE')
+      break
     case 429:
       if (typeof b?.error !== 'string' || !b.error.startsWith('Too many requests.'))
         out.push(`429 body ${res.text.slice(0, 200)}`)
@@ -1155,6 +1158,36 @@ for (const dialect of DIALECTS)
             failures.push(`${path.slice(0, 40)}: echoes ${res.text.length} bytes`)
         }
         expect(failures).toEqual([])
+      })
+
+      test("error: a URL or headers past Node's 16 KB are a 431 in the documented shape with X-Request-Id", async () => {
+        const long = `/v1/evm/balances/${valid.wallet}?chain_ids=1&x=${'a'.repeat(20_000)}`
+        const res = await send('GET', long)
+        expect([res.status, problems(res)]).toEqual([431, []])
+        const headers = await send('GET', `/v1/evm/balances/${valid.wallet}?chain_ids=1`, {
+          headers: { 'x-padding': 'b'.repeat(20_000) },
+        })
+        expect([headers.status, problems(headers)]).toEqual([431, []])
+      })
+
+      test('error: a request that is not HTTP is a 400 in the documented shape, and the server goes on', async () => {
+        const url = new URL(api.url)
+        const answer = await new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(url.port), url.hostname, () => {
+            socket.write('HELLO THERE\r\n\r\n')
+          })
+          const chunks: Buffer[] = []
+          socket.on('data', (c: Buffer) => chunks.push(c))
+          socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')))
+          socket.on('error', reject)
+        })
+        const [head = '', body = ''] = answer.split('\r\n\r\n')
+        expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+        expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}(\r\n|$)/)
+        expect(JSON.parse(body)).toEqual({
+          error: { code: 'BAD_REQUEST', message: 'The request is not valid HTTP/1.1.' },
+        })
+        expect((await send('GET', '/health', { key: null })).status).toBe(200)
       })
 
       test('error: malformed JSON and odd content types on a GET path never 5xx', async () => {
