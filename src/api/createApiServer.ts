@@ -5,8 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify'
 import { BaseError } from '../internal/errors.ts'
 import { parseDbError, StoreUnavailableError } from '../store/parseDbError.ts'
-import { answerClientError } from './answerClientError.ts'
 import { ApiError, errorBody } from './ApiError.ts'
+import { answerClientError } from './answerClientError.ts'
 import type { ApiContext } from './apiContext.ts'
 import {
   BLOCK_NUMBERS_DESCRIPTION,
