@@ -52,6 +52,8 @@ export async function checkWebhookUrl({
   if (target.username || target.password) {
     throw new InvalidWebhookUrlError('webhook_url must not contain credentials.')
   }
+  // Nothing listens on port 0: every delivery would fail.
+  if (target.port === '0') throw new InvalidWebhookUrlError('webhook_url must not name port 0.')
   if (!policy.allowPrivate) {
     const host = target.hostname.replace(/^\[|\]$/g, '')
     const addresses = isIP(host) ? [host] : await resolve(host, policy.lookup ?? dnsLookup)

@@ -201,6 +201,10 @@ for (const dialect of DIALECTS) {
           { ...valid, webhook_url: 'https://u:p@1.1.1.1/' },
           'Invalid body: webhook_url must not contain credentials.',
         ],
+        [
+          { ...valid, webhook_url: 'https://1.1.1.1:0/hook' },
+          'Invalid body: webhook_url must not name port 0.',
+        ],
         [{ ...valid, webhook_url: 'not a url' }, 'Invalid body: webhook_url is not a valid URL.'],
         [
           { ...valid, type: 'swaps' },
