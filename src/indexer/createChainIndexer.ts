@@ -180,7 +180,7 @@ export function createChainIndexer({
     if (chain.traces !== 'off' && caps.traces === 'off') {
       log.warn(
         { traces: chain.traces },
-        'The node gives no call traces: internal ETH transfers are not indexed (balances are still read from the node)',
+        'The node gives no call traces: internal ETH transfers are not indexed, and an address paid only by contracts keeps the native balance read when something last touched it',
       )
     }
 
