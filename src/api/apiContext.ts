@@ -14,7 +14,11 @@ import type { DefiDeployments } from './defi/createDefiDeployments.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
 
 /** Head of a chain as its indexer last saw it. */
-export type NodeHead = { chainId: number; nodeHead: number | undefined }
+/**
+ * A chain this process indexes: the node's head as its indexer last saw it, and why that
+ * indexer stopped, once it has (a reorg past finality: the chain's answers no longer move).
+ */
+export type NodeHead = { chainId: number; nodeHead: number | undefined; stopped?: string }
 
 /** Everything routes need; built once by `createApiServer`'s caller. */
 export type ApiContext = {

@@ -58,6 +58,7 @@ for (const dialect of DIALECTS) {
         lag_blocks: null,
         finalized_block: null,
         indexer: null,
+        stopped: null,
         replica_lag_blocks: null,
       })
       expect(r.body.read_replica).toBeNull()

@@ -3,13 +3,14 @@ import type { ApiContext } from './apiContext.ts'
 
 /**
  * Per served chain: the checkpoint, the node's head (this process's indexer, else what the
- * chain's active lock holder last reported: API replicas index nothing) and the lag; with a
- * read replica also the replica's checkpoint and how many blocks it is behind the primary.
+ * chain's active lock holder last reported: API replicas index nothing), the lag and why this
+ * process's indexer of it stopped (null while it runs); with a read replica also the
+ * replica's checkpoint and how many blocks it is behind the primary.
  */
 export async function readChainLags(
   ctx: Pick<ApiContext, 'store' | 'reads' | 'chains' | 'nodeHeads'>,
 ) {
-  const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h.nodeHead]))
+  const heads = new Map(ctx.nodeHeads().map((h) => [h.chainId, h]))
   const holders = await readIndexerHolders(ctx.store)
   const replica = ctx.reads !== ctx.store
   return Promise.all(
@@ -19,14 +20,14 @@ export async function readChainLags(
         replica ? ctx.reads.getCheckpoint(chain.chainId) : undefined,
       ])
       const holder = holders.get(chain.chainId)
-      const head =
-        heads.get(chain.chainId) ?? (holder?.active ? (holder.nodeHead ?? undefined) : undefined)
+      const own = heads.get(chain.chainId)
+      const head = own?.nodeHead ?? (holder?.active ? (holder.nodeHead ?? undefined) : undefined)
       const indexed = checkpoint?.blockNumber
       const lag = head !== undefined && indexed !== undefined ? Math.max(0, head - indexed) : null
       const replicaLag = !replica
         ? null
         : Math.max(0, (indexed ?? 0) - (replicaCheckpoint?.blockNumber ?? 0))
-      return { chain, checkpoint, head, holder, lag, replicaLag }
+      return { chain, checkpoint, head, holder, lag, replicaLag, stopped: own?.stopped ?? null }
     }),
   )
 }

@@ -23,6 +23,7 @@ export async function runIndexers({
   leaseUrl,
   onProgress,
   onStarted,
+  onStopped,
 }: {
   chains: readonly ChainConfig[]
   store: Store
@@ -32,6 +33,8 @@ export async function runIndexers({
   leaseUrl?: string
   onProgress?: (progress: Progress) => void
   onStarted?: (indexers: ChainIndexer[]) => void
+  /** A chain's indexer stopped for good (the others go on). */
+  onStopped?: (chainId: number, error: unknown) => void
 }): Promise<void> {
   const leases = new Map<number, ChainLease>()
   const indexers = chains.map((chain) =>
@@ -87,6 +90,7 @@ export async function runIndexers({
       } catch (error) {
         if (signal.aborted) return
         failures.push(error)
+        onStopped?.(indexer.chainId, error)
         logger.error(
           { chain_id: indexer.chainId, err: error },
           error instanceof BaseError ? error.shortMessage : 'Indexer stopped',

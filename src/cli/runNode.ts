@@ -3,7 +3,7 @@ import { type RunningApi, startApiServer } from '../api/startApiServer.ts'
 import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import type { ChainIndexer } from '../indexer/createChainIndexer.ts'
 import type { Progress } from '../indexer/createProgress.ts'
-import { NonRetryableError } from '../internal/errors.ts'
+import { BaseError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import { createNftMetadataWorker } from '../nft/createNftMetadataWorker.ts'
 import type { Store } from '../store/createStore.ts'
@@ -41,13 +41,19 @@ export async function runNode({
   indexChains?: readonly ChainConfig[]
 }): Promise<void> {
   let indexers: ChainIndexer[] = []
+  /** Why a chain's indexer stopped (`/ready` and `/v1/status` say it). */
+  const stopped = new Map<number, string>()
   const api = roles.has('api')
     ? await startApiServer({
         config,
         store,
         logger,
         chains,
-        nodeHeads: () => indexers.map((i) => ({ chainId: i.chainId, nodeHead: i.nodeHead() })),
+        nodeHeads: () =>
+          indexers.map((i) => {
+            const why = stopped.get(i.chainId)
+            return { chainId: i.chainId, nodeHead: i.nodeHead(), ...(why ? { stopped: why } : {}) }
+          }),
       })
     : undefined
   if (api) onApi?.(api)
@@ -99,6 +105,13 @@ export async function runNode({
         ...(onProgress ? { onProgress } : {}),
         onStarted: (list) => {
           indexers = list
+        },
+        onStopped: (chainId, error) => {
+          const why =
+            error instanceof BaseError
+              ? [error.shortMessage, error.details].filter(Boolean).join(' ')
+              : 'It failed; the log says why.'
+          stopped.set(chainId, why)
         },
       })
     } else {

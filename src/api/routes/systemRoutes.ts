@@ -33,9 +33,18 @@ export const systemRoutes: RouteModule = (app, ctx) => {
           throw new ApiError('UNAVAILABLE', what, { headers: { 'Retry-After': '5' }, cause: error })
         })
       }
+      const chains = await readChainLags(ctx)
+      for (const { chain, stopped } of chains) {
+        if (stopped === null) continue
+        throw new ApiError(
+          'UNAVAILABLE',
+          `The indexer of chain ${chain.chainId} (${chain.name}) stopped, and its answers no longer follow the node: ${stopped}`,
+          { headers: { 'Retry-After': '60' } },
+        )
+      }
       const max = ctx.readyMaxLagBlocks
       if (max !== undefined) {
-        const lags = (await readChainLags(ctx)).map((c) => c.lag)
+        const lags = chains.map((c) => c.lag)
         if (lags.length > 0 && lags.every((lag) => lag !== null && lag > max)) {
           throw new ApiError(
             'UNAVAILABLE',
@@ -73,6 +82,10 @@ export const systemRoutes: RouteModule = (app, ctx) => {
           'PostgreSQL: the process that writes this chain (standby indexers); null on SQLite',
       },
     ),
+    stopped: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Why this process's indexer of the chain stopped (a reorg deeper than finalityDepth): its answers no longer follow the node until Scry is restarted; null while it runs",
+    }),
     replica_lag_blocks: Type.Union([Type.Integer(), Type.Null()], {
       description: 'Blocks the read replica (databaseRead) is behind the primary; null without one',
     }),
@@ -100,7 +113,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     },
     async () => {
       const lags = await readChainLags(ctx)
-      const chains = lags.map(({ chain, checkpoint, head, holder, lag, replicaLag }) => {
+      const chains = lags.map(({ chain, checkpoint, head, holder, lag, replicaLag, stopped }) => {
         const indexed = checkpoint?.blockNumber ?? null
         return {
           chain_id: chain.chainId,
@@ -114,6 +127,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
               ? null
               : Math.max(0, Math.min(indexed, (head ?? indexed) - chain.finalityDepth)),
           indexer: toHolderJson(holder),
+          stopped,
           replica_lag_blocks: replicaLag,
         }
       })

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createAccounts } from '../../src/accounts/createAccounts.ts'
+import { createPrng } from '../../src/dev/createPrng.ts'
+import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
+import { createStore, type Store } from '../../src/store/createStore.ts'
+import { createTestDatabase } from '../support/createTestStore.ts'
+import { freePort } from '../support/freePort.ts'
+import { scryProcesses } from '../support/scryProcesses.ts'
+import { nodeHead, sendTransfers } from '../support/sendTransfers.ts'
+import { until } from '../support/until.ts'
+
+// Acceptance: in a `scry start` of two chains, a reorg deeper than one chain's finality depth
+// stops that chain's indexer alone; the process goes on serving and indexing the other, and
+// says what happened: `/ready` is 503 naming the chain and why, `/v1/status` gives the reason
+// as the chain's `stopped`. Before, only the log said it, and the API served the dropped
+// branch as if nothing had happened.
+const SEED = Number(process.env.SCRY_STOPPED_SEED ?? Math.floor(Math.random() * 2 ** 31))
+const prng = createPrng(SEED)
+const KEPT = 1
+const STOPPING = 10
+let kept: Anvil
+let stopping: Anvil
+let store: Store
+let drop: () => Promise<void>
+let database: string
+const children = scryProcesses()
+
+beforeAll(async () => {
+  ;[kept, stopping] = await Promise.all([
+    startAnvil({ chainId: KEPT }),
+    startAnvil({ chainId: STOPPING }),
+  ])
+  const db = await createTestDatabase('sqlite')
+  database = db.url
+  drop = db.drop
+  store = createStore({ url: database })
+  await store.migrate()
+}, 60_000)
+
+afterAll(async () => {
+  await children.stopAll()
+  await store?.close()
+  await drop?.()
+  await Promise.all([kept?.stop(), stopping?.stop()])
+})
+
+test("error: a reorg past one chain's finality stops that chain alone, and /ready and /v1/status say so", async () => {
+  console.log(`stopped chain: seed ${SEED} (SCRY_STOPPED_SEED=${SEED} repeats it)`)
+  const { key } = await createAccounts({ store }).createKey({ name: 'stopped-chain' })
+  await sendTransfers({ rpcUrl: kept.rpcUrl, prng, count: 4 })
+  await sendTransfers({ rpcUrl: stopping.rpcUrl, prng, count: 8 })
+  const port = await freePort()
+  children.start({
+    chainId: KEPT,
+    rpcUrl: kept.rpcUrl,
+    database,
+    batchSize: 2,
+    extra: [
+      ...['--rpc', `${STOPPING}=${stopping.rpcUrl}`, '--batch-size', `${STOPPING}=2`],
+      ...['--traces', `${STOPPING}=parity`, '--finality-depth', `${STOPPING}=3`],
+      ...['--poll-interval-ms', `${KEPT}=100`, '--poll-interval-ms', `${STOPPING}=100`],
+      ...['--port', String(port)],
+    ],
+  })
+  const api = `http://127.0.0.1:${port}`
+  const status = async () => {
+    const res = await fetch(`${api}/v1/status`, { headers: { 'x-scry-api-key': key } })
+    const body = (await res.json()) as {
+      chains: { chain_id: number; indexed_block: number | null; stopped: string | null }[]
+    }
+    return new Map(body.chains.map((c) => [c.chain_id, c]))
+  }
+  const atHead = async (anvil: Anvil, chainId: number) => {
+    const head = Number((await nodeHead(anvil.rpcUrl)).number)
+    return (await status()).get(chainId)?.indexed_block === head
+  }
+  await until({
+    what: 'both chains at their heads',
+    read: async () => (await atHead(kept, KEPT)) && atHead(stopping, STOPPING),
+  })
+  expect((await fetch(`${api}/ready`)).status).toBe(200)
+  expect([...(await status()).values()].map((c) => c.stopped)).toEqual([null, null])
+
+  // Six blocks replaced where only three are kept for undo.
+  await fetch(stopping.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_reorg', params: [6, []] }),
+  })
+  const ready = await until({
+    what: '/ready 503',
+    read: async () => {
+      const res = await fetch(`${api}/ready`)
+      return res.status === 503 && ((await res.json()) as { error: { message: string } })
+    },
+  })
+  expect(ready.error.message).toMatch(
+    /^The indexer of chain 10 \(optimism\) stopped, and its answers no longer follow the node: Chain 10: reorg deeper than 3 blocks \(the finality depth\)/,
+  )
+  expect(ready.error.message).toMatch(/Raise finalityDepth/)
+  const after = await status()
+  expect(after.get(STOPPING)?.stopped).toMatch(/^Chain 10: reorg deeper than 3 blocks/)
+  expect(after.get(KEPT)?.stopped).toBeNull()
+
+  // The other chain is still indexed.
+  await sendTransfers({ rpcUrl: kept.rpcUrl, prng, count: 2 })
+  await until({ what: 'chain 1 at its new head', read: () => atHead(kept, KEPT) })
+}, 120_000)
