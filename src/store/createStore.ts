@@ -70,8 +70,17 @@ export type StateKeyPrefix = Readonly<Record<string, string>>
 /** The state reads of an indexing batch: the store's, or the store with pending batches. */
 export type StateReader = Pick<Store, 'readState' | 'tokenHolders'>
 
-export function createStore({ url, poolSize }: { url: string; poolSize?: number }): Store {
-  const { db, caps, sqlite } = openDatabase({ url, ...(poolSize ? { poolSize } : {}) })
+export function createStore({
+  url,
+  poolSize,
+  mustExist = false,
+}: {
+  url: string
+  poolSize?: number
+  /** A SQLite file that is not there is an error (commands that only read or add to one). */
+  mustExist?: boolean
+}): Store {
+  const { db, caps, sqlite } = openDatabase({ url, mustExist, ...(poolSize ? { poolSize } : {}) })
   const writer = createRowWriter({ caps, db, sqlite })
   const checkpointer =
     sqlite && !sqlite.memory ? createWalCheckpointer({ sqlite, file: sqlite.name }) : undefined

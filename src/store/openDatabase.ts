@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
@@ -23,9 +23,12 @@ export function databaseDialect(url: string): DialectName {
 export function openDatabase({
   url,
   poolSize = 10,
+  mustExist = false,
 }: {
   url: string
   poolSize?: number
+  /** A SQLite file that is not there is an error instead of a new, empty database. */
+  mustExist?: boolean
 }): OpenDatabase {
   const name = databaseDialect(url)
   const caps = dialectCaps(name)
@@ -51,9 +54,28 @@ export function openDatabase({
   }
   const file = sqliteFilePath(url)
   if (file === '') throw new ConfigError('The database path is empty.')
+  if (file !== ':memory:' && mustExist && !existsSync(file)) {
+    throw new ConfigError(`There is no database at ${file}.`, {
+      details:
+        '`scry start` or `scry migrate` creates it. Check --database and --data-dir (or dataDir in the config file; a relative path is taken from the current directory).',
+    })
+  }
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const sqlite = new SQLite(file)
-  sqlite.pragma('journal_mode = WAL')
+  let sqlite: SQLite.Database
+  try {
+    sqlite = new SQLite(file)
+    sqlite.pragma('journal_mode = WAL')
+  } catch (error) {
+    // A directory, a file that is not SQLite's, a place that cannot be written.
+    throw new ConfigError(
+      `Cannot open the SQLite database ${file}: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        details:
+          'The database setting (--database, --data-dir) must name a SQLite file or a place for one.',
+        cause: error,
+      },
+    )
+  }
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   return {

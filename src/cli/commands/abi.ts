@@ -38,7 +38,7 @@ export async function runAbiAdd({
   const functions = abi.filter((item) => item.type === 'function').length
   const events = abi.filter((item) => item.type === 'event').length
 
-  const store = createStore({ url: config.database })
+  const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
     await store.migrate()

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -9,6 +11,7 @@ import { testChainConfig } from '../../../test/support/testChain.ts'
 import { systemRoutes } from '../../api/routes/systemRoutes.ts'
 import { tokensRoutes } from '../../api/routes/tokensRoutes.ts'
 import { createStore } from '../../store/createStore.ts'
+import { sqliteFilePath } from '../../utils/sqliteFilePath.ts'
 import { main } from '../main.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/scry.js', import.meta.url))
@@ -72,9 +75,24 @@ describe('sqlite, end to end', () => {
   let drop: () => Promise<void>
   beforeAll(async () => {
     ;({ url: database, drop } = await createTestDatabase('sqlite'))
+    // As `scry start` or `scry migrate` leaves it: `scry keys` makes no database of its own.
+    const store = createStore({ url: database })
+    await store.migrate()
+    await store.close()
   })
   afterAll(async () => {
     await drop?.()
+  })
+
+  test('error: a database path with nothing there is refused, and nothing is created', async () => {
+    const missing = join(dirname(sqliteFilePath(database)), 'typo', 'scry.sqlite')
+    for (const args of [['list'], ['create', '--name', 'x']]) {
+      const result = await scryHere(missing, ...args)
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr).toMatch(`error: There is no database at ${missing}.`)
+      expect(result.stderr).toMatch('`scry start` or `scry migrate` creates it.')
+    }
+    expect(existsSync(dirname(missing))).toBe(false)
   })
 
   // Six `scry keys` processes, each loading the whole CLI (~3.7 s alone on 2 cores, several

@@ -151,7 +151,7 @@ export async function runKeys({
   action: KeysAction
   write: (text: string) => void
 }): Promise<number> {
-  const store = createStore({ url: config.database })
+  const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
     await store.migrate()

@@ -6,7 +6,7 @@ import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
 
 /** `scry status`: per chain, indexed head against node head, then exit. */
 export async function runStatus({ config }: { config: ScryConfig }): Promise<number> {
-  const store = createStore({ url: config.database })
+  const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
     await store.migrate()
