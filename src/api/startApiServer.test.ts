@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestStore, type TestStore } from '../../test/support/createTestStore.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
+import { ConfigError } from '../internal/errors.ts'
 import { silentLogger } from '../internal/logger.ts'
 import { startApiServer } from './startApiServer.ts'
 
@@ -82,8 +84,14 @@ describe('startApiServer', () => {
       env: {},
       cwd: dir,
     })
-    const api = await startApiServer({ config, store: t.store, logger: silentLogger() })
+    // What the process logs: the refusal is said at start, not found by the first request.
+    const lines: string[] = []
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) })
+    const api = await startApiServer({ config, store: t.store, logger })
     try {
+      expect(lines.map((l) => JSON.parse(l).msg)).toEqual([
+        'The API listens beyond this machine without TLS: every request, /health too, will be refused (HTTPS_REQUIRED, decisions.md). Serve TLS (--tls-cert, --tls-key) or run behind a proxy that terminates it (--trust-proxy).',
+      ])
       const port = new URL(api.url).port
       const res = await fetch(`http://127.0.0.1:${port}/health`)
       expect(res.status).toBe(400)
@@ -93,6 +101,23 @@ describe('startApiServer', () => {
     } finally {
       await api.close()
     }
+  })
+
+  test('error: a certificate and key given the wrong way round are a clear configuration error', async () => {
+    const config = await resolveConfig({
+      flags: {
+        port: '0',
+        tlsCert: join(dir, 'key.pem'),
+        tlsKey: join(dir, 'cert.pem'),
+        dataDir: dir,
+      },
+      env: {},
+      cwd: dir,
+    })
+    const started = startApiServer({ config, store: t.store, logger: silentLogger() })
+    await expect(started).rejects.toBeInstanceOf(ConfigError)
+    await expect(started).rejects.toThrowError(/^The TLS certificate and key do not load: /)
+    await expect(started).rejects.toThrowError(/were they swapped\?/)
   })
 
   test('error: a missing certificate file is a clear configuration error', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createSecureContext } from 'node:tls'
 import { Redis } from 'ioredis'
 import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import { ConfigError } from '../internal/errors.ts'
@@ -40,6 +41,16 @@ export async function startApiServer({
       throw new ConfigError('Cannot read the TLS certificate or key.', {
         details: error instanceof Error ? error.message : String(error),
       })
+    }
+    try {
+      createSecureContext(https)
+    } catch (error) {
+      throw new ConfigError(
+        `The TLS certificate and key do not load: ${error instanceof Error ? error.message : String(error)}.`,
+        {
+          details: `server.tlsCert (${tls.cert}) must be a PEM certificate and server.tlsKey (${tls.key}) its private key; were they swapped?`,
+        },
+      )
     }
   }
   const redis = config.redis
@@ -87,6 +98,12 @@ export async function startApiServer({
     },
     svm,
   })
+  if (!https && !ctx.https.loopback && !ctx.https.trustProxy) {
+    logger.warn(
+      { host: config.server.host },
+      'The API listens beyond this machine without TLS: every request, /health too, will be refused (HTTPS_REQUIRED, decisions.md). Serve TLS (--tls-cert, --tls-key) or run behind a proxy that terminates it (--trust-proxy).',
+    )
+  }
   const app = await createApiServer({ ctx, routes: API_ROUTES, ...(https ? { https } : {}) })
   try {
     await app.listen({ host: config.server.host, port: config.server.port })

@@ -102,7 +102,9 @@ for (const dialect of DIALECTS) {
         write: (s) => out.push(s),
       })
       expect(code).toBe(0)
-      expect(out.join('')).toBe('Added ABI DemoERC20: 1 function(s), 0 event(s).\n')
+      expect(out.join('')).toBe(
+        'Added ABI DemoERC20: 1 function(s), 0 event(s); running servers use it within a minute.\n',
+      )
       api = await createTestApi({
         store: t.store,
         chains: [testChainConfig({ chainId: CHAIN_ID, rpc: [w.anvil.rpcUrl] })],

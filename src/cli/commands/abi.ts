@@ -56,7 +56,7 @@ export async function runAbiAdd({
       )
       .execute()
     write(
-      `${existing ? 'Replaced' : 'Added'} ABI ${name}: ${functions} function(s), ${events} event(s).\n`,
+      `${existing ? 'Replaced' : 'Added'} ABI ${name}: ${functions} function(s), ${events} event(s); running servers use it within a minute.\n`,
     )
     return 0
   } finally {
