@@ -13,7 +13,6 @@ import type { Cursors } from './createCursors.ts'
 import type { DefiDeployments } from './defi/createDefiDeployments.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
 
-/** Head of a chain as its indexer last saw it. */
 /**
  * A chain this process indexes: the node's head as its indexer last saw it, and why that
  * indexer stopped, once it has (a reorg past finality: the chain's answers no longer move).

@@ -60,13 +60,14 @@ export function openDatabase({
         '`scry start` or `scry migrate` creates it. Check --database and --data-dir (or dataDir in the config file; a relative path is taken from the current directory).',
     })
   }
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  let sqlite: SQLite.Database
+  let sqlite: SQLite.Database | undefined
   try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
     sqlite = new SQLite(file)
     sqlite.pragma('journal_mode = WAL')
   } catch (error) {
     // A directory, a file that is not SQLite's, a place that cannot be written.
+    sqlite?.close()
     throw new ConfigError(
       `Cannot open the SQLite database ${file}: ${error instanceof Error ? error.message : String(error)}.`,
       {
