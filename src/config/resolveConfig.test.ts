@@ -770,3 +770,18 @@ test('error: defiProtocols entries name the forms they may take', async () => {
   expect(issues).toContain('@<deployment block>')
   expect(issues).toContain('got "aave_v4:0x')
 })
+
+test('error: a per-chain flag for a chain given no rpc is refused; the environment and the file may keep such settings', async () => {
+  const flags = { rpc: ['1=http://a.example'], batchSize: ['8453=5'], fetchConcurrency: ['999=3'] }
+  expect(await issuesOf(resolveConfig({ env: {}, cwd, flags }))).toMatchInlineSnapshot(`
+    "Invalid configuration:
+      - --fetch-concurrency 999=…: chain 999 has no rpc; give it one (--rpc 999=<url>) or drop the flag
+      - --batch-size 8453=…: chain 8453 has no rpc; give it one (--rpc 8453=<url>) or drop the flag"
+  `)
+  const env = { SCRY_RPC_1: 'http://a.example', SCRY_BATCH_SIZE_8453: '5' }
+  expect((await resolveConfig({ env, cwd })).chains.map((c) => c.chainId)).toEqual([1])
+  await writeJson('scry.config.json', {
+    chains: { '1': { rpc: 'http://a.example' }, '8453': { batchSize: 5 } },
+  })
+  expect((await resolveConfig({ env: {}, cwd })).chains.map((c) => c.chainId)).toEqual([1])
+})

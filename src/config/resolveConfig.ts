@@ -81,7 +81,17 @@ export async function resolveConfig({
       { ...CHAIN_DEFAULTS, ...dexDeployment(chainId), rpc: [] },
       ...entries.map((entry) => entry.settings),
     )
-    if (settings.rpc.length === 0) continue
+    if (settings.rpc.length === 0) {
+      // Named by a flag but given no node: a mistyped chain id, or a forgotten --rpc. (A
+      // config file or a shared environment may keep settings of chains a process does not run.)
+      const named = layers.at(-1)?.chains.get(chainId)
+      if (named) {
+        issues.push(
+          `${named.origin}: chain ${chainId} has no rpc; give it one (--rpc ${chainId}=<url>) or drop the flag`,
+        )
+      }
+      continue
+    }
     const { defiProtocols, ...rest } = settings
     chains.push({
       chainId,
