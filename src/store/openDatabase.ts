@@ -64,6 +64,8 @@ export function openDatabase({
   try {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
     sqlite = new SQLite(file)
+    // Before the first statement: another process may hold the file's lock a moment.
+    sqlite.pragma('busy_timeout = 5000')
     sqlite.pragma('journal_mode = WAL')
   } catch (error) {
     // A directory, a file that is not SQLite's, a place that cannot be written.
@@ -78,7 +80,6 @@ export function openDatabase({
     )
   }
   sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('busy_timeout = 5000')
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     caps,
