@@ -1,3 +1,4 @@
+import pino from 'pino'
 import {
   type Address,
   createTestClient,
@@ -139,6 +140,50 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(holder.has_initiated_transfer).toBe(1)
       expect(holder.first_acquired_time).toBeTypeOf('number')
+    })
+
+    test('behavior: a startBlock lowered on a database that began later is said at start, not filled in', async () => {
+      t = await createTestStore(dialect)
+      await activity(await deployToken())
+      const head = Number(await client.getBlockNumber())
+      const chainPollMs = 50
+      const lines: { level: number; msg: string; start_block?: number }[] = []
+      const logger = pino(
+        { level: 'warn' },
+        { write: (line: string) => lines.push(JSON.parse(line)) },
+      )
+      const indexFrom = async (startBlock: number) => {
+        const indexer = createChainIndexer({
+          chain: testChainConfig({
+            chainId: 31337,
+            rpc: [anvil.rpcUrl],
+            startBlock,
+            pollIntervalMs: chainPollMs,
+          }),
+          store: t.store,
+          logger,
+        })
+        const run = runIndexer({ indexer, store: t.store })
+        await run.synced({ block: head })
+        // Past its start, where the check is made: it has looked at the node's head twice.
+        await new Promise((r) => setTimeout(r, chainPollMs * 3))
+        await run.stop()
+      }
+      await indexFrom(head - 2)
+      expect(lines).toEqual([])
+      await indexFrom(head - 2) // the same start again: nothing to say
+      expect(lines).toEqual([])
+      await indexFrom(0)
+      expect(lines.map((l) => [l.level, l.start_block, l.msg])).toEqual([
+        [
+          40,
+          0,
+          'startBlock is below where this database began indexing the chain: the blocks before that are not indexed (index into an empty database to include them)',
+        ],
+      ])
+      expect(await t.store.getBlockHashes({ chainId: 31337, from: 0, to: head - 3 })).toEqual(
+        new Map(),
+      )
     })
 
     test('behavior: reorgs while following the head leave state equal to the node', async () => {

@@ -184,6 +184,19 @@ export function createChainIndexer({
       )
     }
 
+    // A database that began this chain at a later block keeps its range: indexing resumes at
+    // the checkpoint, and a lower startBlock configured since is not filled in.
+    const resumed = await store.getCheckpoint(chainId)
+    if (resumed && chain.startBlock <= resumed.blockNumber) {
+      const at = chain.startBlock
+      if (!(await store.getBlockHashes({ chainId, from: at, to: at })).has(at)) {
+        log.warn(
+          { start_block: at, indexed_block: resumed.blockNumber },
+          'startBlock is below where this database began indexing the chain: the blocks before that are not indexed (index into an empty database to include them)',
+        )
+      }
+    }
+
     // Wake early on new heads where a WebSocket endpoint exists; polling covers the rest.
     let wake: (() => void) | undefined
     const wsUrl = chain.rpc.find((u) => /^wss?:\/\//i.test(u))
