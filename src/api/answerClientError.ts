@@ -5,9 +5,10 @@ import { ApiError, errorBody } from './ApiError.ts'
 
 /**
  * Answers what Node's HTTP parser refuses before Fastify sees a request (a URL and headers past
- * its 16 KB, a request that is not HTTP, one that took too long to arrive) in the documented
- * error shape with an `X-Request-Id`, as every other answer, instead of Fastify's own body; a
- * connection the client reset gets nothing. The connection is closed after it.
+ * its 16 KB, a request that is not HTTP) in the documented error shape with an
+ * `X-Request-Id`, as every other answer, instead of Fastify's own body; a connection the client
+ * reset gets nothing. The connection is closed after it. (Fastify sets no request timeout, so
+ * a request that arrives slowly is waited for: no 408.)
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
@@ -23,9 +24,7 @@ export function clientErrorResponse(code: string | undefined): string {
           'HEADERS_TOO_LARGE',
           'The request URL and headers are over 16 KB: send fewer or shorter parameters.',
         )
-      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new ApiError('REQUEST_TIMEOUT', 'The request took too long to arrive; send it again.')
-        : new ApiError('BAD_REQUEST', 'The request is not valid HTTP/1.1.')
+      : new ApiError('BAD_REQUEST', 'The request is not valid HTTP/1.1.')
   const body = JSON.stringify(errorBody(apiError))
   return [
     `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}`,

@@ -46,18 +46,16 @@ describe('startApiServer', () => {
     await t?.drop()
     rmSync(dir, { recursive: true, force: true })
   })
-
-  test('default: serves HTTPS with the configured certificate', async () => {
-    const config = await resolveConfig({
-      flags: {
-        port: '0',
-        tlsCert: join(dir, 'cert.pem'),
-        tlsKey: join(dir, 'key.pem'),
-        dataDir: dir,
-      },
+  /** The config of a server on any port with this certificate and key (files in `dir`). */
+  const withTls = (cert: string, key: string) =>
+    resolveConfig({
+      flags: { port: '0', tlsCert: join(dir, cert), tlsKey: join(dir, key), dataDir: dir },
       env: {},
       cwd: dir,
     })
+
+  test('default: serves HTTPS with the configured certificate', async () => {
+    const config = await withTls('cert.pem', 'key.pem')
     const api = await startApiServer({ config, store: t.store, logger: silentLogger() })
     try {
       expect(api.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
@@ -104,16 +102,7 @@ describe('startApiServer', () => {
   })
 
   test('error: a certificate and key given the wrong way round are a clear configuration error', async () => {
-    const config = await resolveConfig({
-      flags: {
-        port: '0',
-        tlsCert: join(dir, 'key.pem'),
-        tlsKey: join(dir, 'cert.pem'),
-        dataDir: dir,
-      },
-      env: {},
-      cwd: dir,
-    })
+    const config = await withTls('key.pem', 'cert.pem')
     const started = startApiServer({ config, store: t.store, logger: silentLogger() })
     await expect(started).rejects.toBeInstanceOf(ConfigError)
     await expect(started).rejects.toThrowError(/^The TLS certificate and key do not load: /)
@@ -121,16 +110,7 @@ describe('startApiServer', () => {
   })
 
   test('error: a missing certificate file is a clear configuration error', async () => {
-    const config = await resolveConfig({
-      flags: {
-        port: '0',
-        tlsCert: join(dir, 'nope.pem'),
-        tlsKey: join(dir, 'key.pem'),
-        dataDir: dir,
-      },
-      env: {},
-      cwd: dir,
-    })
+    const config = await withTls('nope.pem', 'key.pem')
     await expect(
       startApiServer({ config, store: t.store, logger: silentLogger() }),
     ).rejects.toThrowError(/^Cannot read the TLS certificate or key\./)

@@ -148,7 +148,7 @@ export function createPriceRoutes({
   const stamps = new Map<Address, number>()
   let stamp = 0
 
-  /** How many pools join each token to an anchor (none: no anchor pool of its to re-size). */
+  /** How many pools join each token to an anchor (absent: it has no anchor pool to re-size). */
   const anchorPoolCount = new Map<Address, number>()
   const link = (token: Address, pool: Address, other: Address) => {
     let set = byToken.get(token)

@@ -33,18 +33,19 @@ export const systemRoutes: RouteModule = (app, ctx) => {
           throw new ApiError('UNAVAILABLE', what, { headers: { 'Retry-After': '5' }, cause: error })
         })
       }
-      const chains = await readChainLags(ctx)
-      for (const { chain, stopped } of chains) {
-        if (stopped === null) continue
+      // This process's indexers, in memory: no database read for it.
+      for (const { chainId, stopped } of ctx.nodeHeads()) {
+        if (stopped === undefined) continue
+        const name = ctx.chains.find((c) => c.chainId === chainId)?.name ?? 'unnamed'
         throw new ApiError(
           'UNAVAILABLE',
-          `The indexer of chain ${chain.chainId} (${chain.name}) stopped, and its answers no longer follow the node: ${stopped}`,
+          `The indexer of chain ${chainId} (${name}) stopped, and its answers no longer follow the node: ${stopped}`,
           { headers: { 'Retry-After': '60' } },
         )
       }
       const max = ctx.readyMaxLagBlocks
       if (max !== undefined) {
-        const lags = chains.map((c) => c.lag)
+        const lags = (await readChainLags(ctx)).map((c) => c.lag)
         if (lags.length > 0 && lags.every((lag) => lag !== null && lag > max)) {
           throw new ApiError(
             'UNAVAILABLE',
