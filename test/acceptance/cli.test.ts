@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -146,6 +146,46 @@ describe('scry CLI', () => {
     expect(r.stderr).toMatch(/^error: Splitting roles needs PostgreSQL\.\nWith SQLite run one/)
     noStack(r.stderr)
   })
+
+  test('error: a second process on a SQLite database another one runs is refused', async () => {
+    // The first runs on the file `scry dev --data-dir dev` uses, so dev can be tried too.
+    const database = join(dir, 'dev', 'dev.sqlite')
+    const args = ['--rpc', `8453=${anvil.rpcUrl}`, '--database', database, '--port', '0']
+    const first = spawn(process.execPath, [SCRY, 'start', ...args], { cwd: dir })
+    try {
+      // Its first log line after the claim: the API listens.
+      await new Promise<void>((resolve, reject) => {
+        let out = ''
+        first.stdout.on('data', (d) => {
+          out += d
+          if (out.includes('API listening')) resolve()
+        })
+        first.once('exit', () => reject(new Error(`the first start exited: ${out}`)))
+      })
+      const refused = (what: string) =>
+        `error: Another Scry process is using the database ${database}; ${what} was refused.\nWith SQLite one process runs Scry`
+      for (const [command, flags] of [
+        ['start', args],
+        ['migrate', ['--database', database]],
+      ] as const) {
+        const r = await scry([command, ...flags])
+        expect(r.code).toBe(1)
+        expect(r.stderr.startsWith(refused(`\`scry ${command}\``))).toBe(true)
+        noStack(r.stderr)
+      }
+      // `scry dev` where one runs is refused before it deletes anything.
+      const r = await scry(['dev', '--data-dir', join(dir, 'dev'), '--port', '0'])
+      expect(r.code).toBe(1)
+      expect(r.stderr.startsWith(refused('`scry dev` with this data dir'))).toBe(true)
+      expect(existsSync(database)).toBe(true)
+    } finally {
+      const gone = new Promise((resolve) => first.once('exit', resolve))
+      first.kill('SIGTERM')
+      await gone
+    }
+    // Once it has stopped, the database is free again.
+    expect((await scry(['migrate', '--database', database])).code).toBe(0)
+  }, 60_000)
 
   test('error: an unreachable database', async () => {
     const r = await scry(['migrate', '--database', 'postgres://postgres@127.0.0.1:9/scry'])

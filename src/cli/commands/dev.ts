@@ -8,6 +8,7 @@ import { worldDefi } from '../../dev/worldDefi.ts'
 import { worldPricing } from '../../dev/worldPricing.ts'
 import { createLogger, type Logger } from '../../internal/logger.ts'
 import { createStore, type Store } from '../../store/createStore.ts'
+import { claimSqliteFile } from '../../store/sqlite/claimSqliteFile.ts'
 import { formatTryBlock } from '../dev/formatTryBlock.ts'
 import { formatDevStatus, readDevStatus } from '../dev/readDevStatus.ts'
 import { type LocalChain, startLocalChains } from '../dev/startLocalChains.ts'
@@ -54,6 +55,8 @@ export async function runDev({
   const databaseFile = join(config.dataDir, 'dev.sqlite')
   const logFile = join(config.dataDir, 'dev.log')
   await mkdir(config.dataDir, { recursive: true })
+  // Before anything is deleted: a `scry dev` already running in this directory keeps its files.
+  const claim = claimSqliteFile(databaseFile, '`scry dev` with this data dir')
   // The anvil chains are new on every run: data from an earlier run would not match them.
   await Promise.all(
     [databaseFile, `${databaseFile}-wal`, `${databaseFile}-shm`, logFile].map((f) =>
@@ -98,6 +101,7 @@ export async function runDev({
     if (!signal.aborted) throw error
   } finally {
     await store?.close()
+    claim.release()
     await Promise.all(local.map((c) => c.anvil.stop()))
     for (const c of svm) c.node.stop()
     logger.flush()

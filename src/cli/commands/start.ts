@@ -3,6 +3,8 @@ import { ConfigError } from '../../internal/errors.ts'
 import { createLogger } from '../../internal/logger.ts'
 import { createStore } from '../../store/createStore.ts'
 import { readAutovacuum } from '../../store/readAutovacuum.ts'
+import { claimSqliteFile, type SqliteClaim } from '../../store/sqlite/claimSqliteFile.ts'
+import { sqliteFilePath } from '../../utils/sqliteFilePath.ts'
 import { formatProgress } from '../formatProgress.ts'
 import { parseIndexChains } from '../parseIndexChains.ts'
 import { ROLES, type Role } from '../parseRoles.ts'
@@ -47,7 +49,9 @@ export async function runStart({
   const store = createStore({ url: config.database })
   // Logs are JSON on stdout; a person at a terminal also gets progress lines on stderr.
   const tty = process.stderr.isTTY === true
+  let claim: SqliteClaim | undefined
   try {
+    if (!isPostgres) claim = claimSqliteFile(sqliteFilePath(config.database), '`scry start`')
     await store.ping()
     const { applied } = await store.migrate({
       onStart: (migration) =>
@@ -87,6 +91,7 @@ export async function runStart({
     return 0
   } finally {
     await store.close()
+    claim?.release()
     logger.flush()
   }
 }
