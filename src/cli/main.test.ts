@@ -43,9 +43,31 @@ test('error: bad --rpc', async () => {
   `)
 })
 
+test('error: a flag a command does not use is unknown to it, not ignored', async () => {
+  // `scry dev` makes its own chains and database; migrate and status run no server.
+  for (const [command, flag] of [
+    ['dev', '--database'],
+    ['dev', '--rpc'],
+    ['dev', '--finality-depth'],
+    ['migrate', '--port'],
+    ['migrate', '--rpc'],
+    ['status', '--log-level'],
+    ['status', '--batch-size'],
+  ] as const) {
+    const help = await run([command, '--help'])
+    expect(help.out, `${command} --help`).not.toContain(`${flag} `)
+    const { code, err } = await run([command, flag, 'x'])
+    expect(code).toBe(1)
+    expect(err).toContain(`error: unknown option '${flag}'`)
+  }
+  const status = await run(['status', '--help'])
+  expect(status.out).toContain('--rpc <chainId=url>')
+  expect(status.out).toContain('--database <url|path>')
+})
+
 test('error: several config problems at once, no secrets', async () => {
   const { code, err } = await run([
-    'status',
+    'start',
     '--port',
     'http',
     '--rpc',

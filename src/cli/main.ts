@@ -139,14 +139,14 @@ function createProgram({
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(run with --help for usage)')
 
-  const commands: [CommandName, string][] = [
+  const commands: [ConfigCommand, string][] = [
     ['dev', 'run local chains with demo data, the indexer and the API in one process'],
     ['start', 'index the configured chains and serve the API'],
     ['migrate', 'apply pending database migrations'],
     ['status', 'show indexed head, node head and lag per chain'],
   ]
   for (const [name, description] of commands) {
-    const command = addConfigOptions(program.command(name).description(description))
+    const command = addConfigOptions(program.command(name).description(description), name)
     if (name === 'start')
       command.option(
         '--role <roles>',
@@ -186,53 +186,82 @@ function createProgram({
   return program
 }
 
-function addConfigOptions(command: Command): Command {
-  command
-    .option('--config <path>', 'config file (default: ./scry.config.ts or ./scry.config.json)')
-    .option(
-      '--database <url|path>',
-      'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
-    )
-    .option(
-      '--database-read <url>',
-      'postgres:// URL of a read replica: API answers are read from it (default: none)',
-    )
-    .option('--data-dir <path>', 'directory for local state (default: .scry)')
-    .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
-    .option('--port <port>', 'port to listen on (default: 8080)')
-    .option('--log-level <level>', `${LOG_LEVELS.join(', ')} (default: info)`)
-    .option('--tls-cert <path>', 'PEM certificate: serve HTTPS (with --tls-key)')
-    .option('--tls-key <path>', 'PEM private key for --tls-cert')
-    .option(
-      '--trust-proxy <true|false>',
-      'behind a TLS proxy that sets X-Forwarded-Proto (default: false)',
-    )
-    .option('--auth-header-alias <names>', 'extra header names for the API key, comma-separated')
-    .option(
-      '--response-profile <default|sim>',
-      'answer shape for keys without their own profile (default: default)',
-    )
-    .option(
-      '--ready-max-lag-blocks <n>',
-      '/ready answers 503 when every chain is more blocks than this behind its node (default: off)',
-    )
-    .option('--redis <url>', 'redis:// URL to share rate-limit counters between API replicas')
-    .option(
-      '--ipfs-gateway <url>',
-      'gateway for ipfs:// NFT metadata (default: https://ipfs.io/ipfs/)',
-    )
-    .option(
-      '--nft-allow-private-fetch <true|false>',
-      'let NFT metadata fetches reach private addresses (default: false)',
-    )
-    .option('--webhooks-allow-http <true|false>', 'accept http:// webhook URLs (default: false)')
-    .option(
-      '--webhooks-allow-private-addresses <true|false>',
-      'accept webhook URLs on private, loopback or link-local addresses (default: false)',
-    )
-    .option('--webhooks-concurrency <n>', 'webhook deliveries in flight per process (default: 4)')
+type ConfigCommand = 'dev' | 'start' | 'migrate' | 'status'
+
+/** Configuration flags, each on the commands that use its setting (`start` uses them all). */
+const CONFIG_OPTIONS: readonly {
+  flags: string
+  description: string
+  on: readonly ConfigCommand[]
+}[] = [
+  {
+    flags: '--config <path>',
+    description: 'config file (default: ./scry.config.ts or ./scry.config.json)',
+    on: ['dev', 'start', 'migrate', 'status'],
+  },
+  {
+    flags: '--database <url|path>',
+    description: 'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
+    on: ['start', 'migrate', 'status'],
+  },
+  {
+    flags: '--database-read <url>',
+    description: 'postgres:// URL of a read replica: API answers are read from it (default: none)',
+    on: ['start'],
+  },
+  {
+    flags: '--data-dir <path>',
+    description: 'directory for local state (default: .scry)',
+    on: ['dev', 'start', 'migrate', 'status'],
+  },
+  ...(
+    [
+      ['--host <host>', 'address to listen on (default: 127.0.0.1)'],
+      ['--port <port>', 'port to listen on (default: 8080)'],
+      ['--log-level <level>', `${LOG_LEVELS.join(', ')} (default: info)`],
+      ['--tls-cert <path>', 'PEM certificate: serve HTTPS (with --tls-key)'],
+      ['--tls-key <path>', 'PEM private key for --tls-cert'],
+      [
+        '--trust-proxy <true|false>',
+        'behind a TLS proxy that sets X-Forwarded-Proto (default: false)',
+      ],
+      ['--auth-header-alias <names>', 'extra header names for the API key, comma-separated'],
+      [
+        '--response-profile <default|sim>',
+        'answer shape for keys without their own profile (default: default)',
+      ],
+      [
+        '--ready-max-lag-blocks <n>',
+        '/ready answers 503 when every chain is more blocks than this behind its node (default: off)',
+      ],
+      ['--redis <url>', 'redis:// URL to share rate-limit counters between API replicas'],
+      ['--ipfs-gateway <url>', 'gateway for ipfs:// NFT metadata (default: https://ipfs.io/ipfs/)'],
+      [
+        '--nft-allow-private-fetch <true|false>',
+        'let NFT metadata fetches reach private addresses (default: false)',
+      ],
+      ['--webhooks-allow-http <true|false>', 'accept http:// webhook URLs (default: false)'],
+      [
+        '--webhooks-allow-private-addresses <true|false>',
+        'accept webhook URLs on private, loopback or link-local addresses (default: false)',
+      ],
+      ['--webhooks-concurrency <n>', 'webhook deliveries in flight per process (default: 4)'],
+    ] as const
+  ).map(([flags, description]) => ({
+    flags,
+    description,
+    // What a running server reads: `scry dev` runs one on its own chains and database.
+    on: ['dev', 'start'] as const,
+  })),
+]
+
+function addConfigOptions(command: Command, name: ConfigCommand): Command {
+  for (const option of CONFIG_OPTIONS)
+    if (option.on.includes(name)) command.option(option.flags, option.description)
+  // Per-chain settings are `start`'s (`scry dev` makes its own chains); `status` asks the nodes.
   for (const field of CHAIN_FIELDS)
-    command.option(`${field.flag} <chainId=${field.valueName}>`, field.description, collect)
+    if (name === 'start' || (name === 'status' && field.flag === '--rpc'))
+      command.option(`${field.flag} <chainId=${field.valueName}>`, field.description, collect)
   return command
 }
 
