@@ -208,5 +208,12 @@ describe('scry CLI', () => {
     expect(r.stdout).toMatch(
       /^chain +indexed block +indexed hash +node head +lag +indexer\nbase \(8453\) +not started +- +0 +- +-\n$/,
     )
+    // A node that does not answer: its row says so, and the exit code too.
+    const down = await scry(['status', '--database', database, '--rpc', '8453=http://127.0.0.1:9'])
+    expect(down.code).toBe(1)
+    expect(down.stdout).toMatch(/\nbase \(8453\) +not started +- +unreachable \(/)
+    expect(down.stderr).toMatch(
+      /^error: no answer from the node of base \(8453\); check its RPC URL/,
+    )
   })
 })

@@ -4,7 +4,10 @@ import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
 import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
 
-/** `scry status`: per chain, indexed head against node head, then exit. */
+/**
+ * `scry status`: per chain, indexed head against node head, then exit: 0 when every node
+ * answered, 1 when one did not (the table still shows the rest; scripts and monitors can tell).
+ */
 export async function runStatus({ config }: { config: ScryConfig }): Promise<number> {
   const store = createStore({ url: config.database, mustExist: true })
   try {
@@ -53,7 +56,12 @@ export async function runStatus({ config }: { config: ScryConfig }): Promise<num
     }
     if (rows.length === 0)
       process.stdout.write('No chains configured (give --rpc <chainId>=<url>).\n')
-    return 0
+    const silent = rows.filter((r) => r[3]?.startsWith('unreachable')).map((r) => r[0])
+    if (silent.length === 0) return 0
+    process.stderr.write(
+      `error: no answer from the node of ${silent.join(', ')}; check its RPC URL (--rpc, SCRY_RPC_<chainId>, chains.<id>.rpc) and that the node is up.\n`,
+    )
+    return 1
   } finally {
     await store.close()
   }
