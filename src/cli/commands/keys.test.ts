@@ -220,7 +220,8 @@ describe('sqlite, end to end', () => {
     expect(now.headers.get('x-ratelimit-limit')).toBeNull()
     expect(await api.chain(bob.key)).toMatchObject({ chain_id: 1 })
     await api.close()
-    expect((await scryHere(database, 'set', alice.id, '--profile', 'sim')).code).toBe(0)
+    // A revoked key is not changed (the error case below has the message).
+    expect((await scryHere(database, 'set', alice.id, '--profile', 'sim')).code).toBe(1)
 
     const after = JSON.parse((await scry(database, 'list', '--json')).stdout).keys
     expect(after.find((k: any) => k.id === alice.id).revoked_at).toMatch(/\+00:00$/)
@@ -231,7 +232,7 @@ describe('sqlite, end to end', () => {
       profile: null,
       cu_used: 2,
     })
-    expect(after.find((k: any) => k.id === alice.id).profile).toBe('sim')
+    expect(after.find((k: any) => k.id === alice.id).profile).toBeNull()
   }, 180_000)
 
   test('error: unknown ids, bad values, nothing to change', async () => {
@@ -256,7 +257,15 @@ describe('sqlite, end to end', () => {
       ],
       [
         ['set', 'key_x', '--cu-quota', '-5'],
-        "error: option '--cu-quota <n|none>' argument '-5' is invalid. expected a whole number of at least 0.\n(run with --help for usage)\n",
+        "error: option '--cu-quota <n|none>' argument '-5' is invalid. expected a whole number of at least 0, or none.\n(run with --help for usage)\n",
+      ],
+      [
+        ['create', '--name', ' '],
+        "error: option '--name <name>' argument ' ' is invalid. expected a name of 1 to 200 characters on one line.\n(run with --help for usage)\n",
+      ],
+      [
+        ['set', 'key_x', '--name', 'a\nb'],
+        "error: option '--name <name>' argument 'a\nb' is invalid. expected a name of 1 to 200 characters on one line.\n(run with --help for usage)\n",
       ],
       [
         ['create'],
@@ -268,6 +277,16 @@ describe('sqlite, end to end', () => {
     for (const [i, [args, message]] of cases.entries()) {
       expect(results[i], args.join(' ')).toEqual({ code: 1, stdout: '', stderr: message })
     }
+    // A revoked key's settings apply to nothing: changing them is refused, saying what to do.
+    const created = JSON.parse((await scryHere(database, 'create', '--name', 'r', '--json')).stdout)
+    expect((await scryHere(database, 'revoke', created.id)).code).toBe(0)
+    const revoked = await scryHere(database, 'set', created.id, '--rps', '5')
+    expect(revoked.code).toBe(1)
+    expect(revoked.stderr).toMatch(
+      new RegExp(
+        `^error: Key ${created.id} was revoked on \\S+; it cannot be changed\\.\nCreate a new key for its account instead: scry keys create --account ${created.account_id} --name <name>\\.\n$`,
+      ),
+    )
   })
 })
 

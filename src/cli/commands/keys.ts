@@ -73,7 +73,7 @@ export function addKeysCommand({
   })
 
   sub('create', 'create a key (and a new account unless --account is given); prints it once')
-    .requiredOption('--name <name>', 'a name for the key (and its new account)')
+    .requiredOption('--name <name>', 'a name for the key (and its new account)', keyName)
     .option('--cu-quota <n>', 'compute units per calendar month for the account', quota)
     .option('--rps <n>', 'requests per second for the key', rate)
     .option('--account <id>', 'add the key to this existing account')
@@ -112,7 +112,7 @@ export function addKeysCommand({
 
   sub('set', "change a key's name, rate, profile, or its account's quota")
     .argument('<id>', 'key id, as shown by `scry keys list`')
-    .option('--name <name>', 'new name of the key')
+    .option('--name <name>', 'new name of the key', keyName)
     .option(
       '--cu-quota <n|none>',
       'compute units per month for the account, or none',
@@ -247,6 +247,17 @@ export async function runKeys({
         if (Object.keys(action.changes).length === 0) {
           throw new KeysError('Nothing to change: give --name, --cu-quota, --rps or --profile.')
         }
+        const known = (await accounts.listKeys()).find((k) => k.id === action.id)
+        if (!known) throw new KeysError(`No API key with id ${action.id}.`)
+        if (known.revokedAt !== null) {
+          // Its settings apply to nothing; an account quota is changed through a live key.
+          throw new KeysError(
+            `Key ${action.id} was revoked on ${formatDate(known.revokedAt)}; it cannot be changed.`,
+            {
+              details: `Create a new key for its account instead: scry keys create --account ${known.accountId} --name <name>.`,
+            },
+          )
+        }
         const info = await accounts.setKey(action.id, action.changes)
         if (!info) throw new KeysError(`No API key with id ${action.id}.`)
         write(
@@ -321,7 +332,24 @@ function profile(value: string): ResponseProfile {
 
 // Commander turns a parser's `null` into `true`, so "none" travels as itself until here.
 function orNone<T>(parse: (value: string) => T): (value: string) => T | 'none' {
-  return (value) => (value === 'none' ? 'none' : parse(value))
+  return (value) => {
+    if (value === 'none') return 'none'
+    try {
+      return parse(value)
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error
+      throw new InvalidArgumentError(`${error.message.replace(/\.$/, '')}, or none.`)
+    }
+  }
+}
+
+/** A key's name: shown in `keys list` and the API's usage; not empty, one line. */
+function keyName(value: string): string {
+  const name = value.trim()
+  if (name === '' || name.length > 200 || /\p{Cc}/u.test(name)) {
+    throw new InvalidArgumentError('expected a name of 1 to 200 characters on one line.')
+  }
+  return name
 }
 
 function noneToNull<T>(value: unknown): T | null {
