@@ -29,6 +29,19 @@ test('behavior: a BaseError never shows a stack, not even in debug', () => {
   `)
 })
 
+test('edge: a cause the details already say is not written twice', () => {
+  const cause = new ConfigError('RPC eth_chainId on 127.0.0.1:9 failed: connection failed')
+  const error = new NonRetryableError('RPC eth_chainId failed on 127.0.0.1:9 after 7 attempts', {
+    details: cause.shortMessage,
+    cause,
+  })
+  expect(report(error)).toMatchInlineSnapshot(`
+    "error: RPC eth_chainId failed on 127.0.0.1:9 after 7 attempts
+    RPC eth_chainId on 127.0.0.1:9 failed: connection failed
+    "
+  `)
+})
+
 test('behavior: an unexpected error is a bug', () => {
   expect(report(new TypeError('x is undefined\nmore'))).toMatchInlineSnapshot(`
     "error: x is undefined

@@ -17,7 +17,9 @@ export function reportError({
   if (error instanceof BaseError) {
     const lines = [`error: ${error.shortMessage}`]
     if (error.details) lines.push(error.details)
-    if (error.cause instanceof BaseError) lines.push(`cause: ${error.cause.shortMessage}`)
+    // A cause the details already say is not said twice.
+    if (error.cause instanceof BaseError && error.cause.shortMessage !== error.details)
+      lines.push(`cause: ${error.cause.shortMessage}`)
     write(`${lines.join('\n')}\n`)
     return
   }

@@ -110,8 +110,9 @@ export function createStore({
           .limit(1)
           .execute()
           .catch(async (e) => {
-            // Before the first migration the table is missing; only reaching the server matters.
-            if (/no such table|does not exist/i.test(String(e?.message))) return
+            // Before the first migration the table is missing; only reaching the server matters
+            // (not "role … does not exist" or "database … does not exist": those are refusals).
+            if (e?.code === '42P01' || /no such table/i.test(String(e?.message))) return
             throw e
           })
       }),

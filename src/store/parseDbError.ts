@@ -25,10 +25,25 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_LOCKED',
 ])
 
+/** The server is up and says no to who or what the URL names: the operator must change it. */
+const REFUSED_CODES = new Set([
+  '28000', // invalid_authorization_specification: no such role
+  '28P01', // invalid_password
+  '3D000', // invalid_catalog_name: no such database
+])
+
 export function parseDbError(error: unknown, context: string): BaseError {
   if (error instanceof BaseError) return error
   const code = (error as { code?: unknown })?.code
   const message = error instanceof Error ? error.message : String(error)
+  if (typeof code === 'string' && REFUSED_CODES.has(code)) {
+    return new StoreError(`The database refused the connection: ${message}.`, {
+      details:
+        'Check the user, password and database name in the database URL (--database, SCRY_DATABASE, database in the config file); create the database first if it is new (createdb <name>).',
+      cause: error,
+      code,
+    })
+  }
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) {
     return new StoreUnavailableError(`The database is unavailable (${context}).`, {
       details: `${code}: ${message}`,

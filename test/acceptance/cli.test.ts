@@ -194,6 +194,24 @@ describe('scry CLI', () => {
     noStack(r.stderr)
   })
 
+  test('error: a database the server refuses (no such role, no such database)', async () => {
+    for (const [url, said] of [
+      ['postgres://scry_no_such_role@127.0.0.1:5432/postgres', 'role "scry_no_such_role"'],
+      [
+        'postgres://postgres@127.0.0.1:5432/scry_no_such_database',
+        'database "scry_no_such_database"',
+      ],
+    ] as const) {
+      for (const command of ['migrate', 'status']) {
+        const r = await scry([command, '--database', url])
+        expect(r.code).toBe(1)
+        expect(r.stderr).toBe(
+          `error: The database refused the connection: ${said} does not exist.\nCheck the user, password and database name in the database URL (--database, SCRY_DATABASE, database in the config file); create the database first if it is new (createdb <name>).\n`,
+        )
+      }
+    }
+  }, 60_000)
+
   test('default: migrate, then status prints indexed block, node head and lag', async () => {
     const database = join(dir, 'd.sqlite')
     const migration = await scry(['migrate', '--database', database])
