@@ -16,6 +16,7 @@ import {
 import { createApiMetrics } from './createApiMetrics.ts'
 import { documentProfiles, registerProfiles } from './profiles/registerProfiles.ts'
 import { registerAuth } from './registerAuth.ts'
+import { warnUnknownParameters } from './warnUnknownParameters.ts'
 
 export type ApiServer = FastifyInstance<
   import('node:http').Server,
@@ -153,6 +154,7 @@ export async function createApiServer({
       }
     }
   })
+  warnUnknownParameters({ app })
   registerProfiles({ app, ctx })
   registerAuth({ app, ctx })
   // The block numbers describe data that was served, the cost what is charged (a 2xx, set

@@ -37,8 +37,10 @@ export const WarningSchema = Type.Object({
   code: Type.String(),
   message: Type.String(),
   chain_ids: Type.Optional(Type.Array(Type.Integer())),
+  /** `UNKNOWN_PARAMETERS`: the query parameters that were ignored. */
+  parameters: Type.Optional(Type.Array(Type.String())),
 })
-export type Warning = { code: string; message: string; chain_ids?: number[] }
+export type Warning = { code: string; message: string; chain_ids?: number[]; parameters?: string[] }
 
 export function parseFlag(value: string | undefined, name: string, fallback: boolean): boolean {
   if (value === undefined) return fallback
