@@ -190,6 +190,26 @@ for (const dialect of DIALECTS) {
       expect(receiver.received[6]?.headers['scry-webhook-retry-index']).toBe('0')
     })
 
+    test('behavior: a stop while an attempt is in flight lets it finish and records it (no repeat on the next start)', async () => {
+      t = await createTestStore(dialect)
+      const receiver = await createWebhookReceiver({
+        respond: () => ({ status: 200, delayMs: 500 }),
+      })
+      closers.push(receiver.close)
+      const sub = await subscribe(t.store, receiver.url)
+      const id = await queue(t.store, sub, 7)
+      const worker = startWorker({ store: t.store })
+      await receiver.until((r) => r.length === 1)
+      // The receiver has the POST and answers in 500 ms; the process is told to stop now.
+      await worker.stop()
+      expect(await delivery(t.store, id)).toMatchObject({ status: 'delivered', attempts: 1 })
+      // Started again: nothing is sent twice.
+      const again = startWorker({ store: t.store })
+      await new Promise((r) => setTimeout(r, 300))
+      await again.stop()
+      expect(receiver.received.map((r) => r.headers['scry-webhook-id'])).toEqual([id])
+    })
+
     test('behavior: block order per subscription, and a slow receiver does not hold up another', async () => {
       t = await createTestStore(dialect)
       const slow = await createWebhookReceiver({ respond: () => ({ status: 200, delayMs: 800 }) })

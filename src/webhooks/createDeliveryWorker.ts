@@ -9,7 +9,7 @@ import { nextAttemptAt } from './retrySchedule.ts'
 import { removalOf } from './revertWebhookDeliveries.ts'
 
 export type DeliveryWorker = {
-  /** Delivers until the signal aborts; deliveries in flight finish or are retried later. */
+  /** Delivers until the signal aborts; attempts in flight finish (within their timeout) first. */
   run(signal: AbortSignal): Promise<void>
 }
 
@@ -64,12 +64,12 @@ export function createDeliveryWorker({
   let claiming: Promise<void> = Promise.resolve()
 
   /** Claims and runs one delivery; false when nothing was due. */
-  async function runOne(signal: AbortSignal): Promise<boolean> {
+  async function runOne(): Promise<boolean> {
     if (rowLocks) {
       return store.db.transaction().execute(async (trx) => {
         const delivery = await claim(trx)
         if (!delivery) return false
-        await attempt(trx, delivery, signal)
+        await attempt(trx, delivery)
         return true
       })
     }
@@ -85,7 +85,7 @@ export function createDeliveryWorker({
     const delivery = await claimed
     if (!delivery) return false
     try {
-      await attempt(store.db, delivery, signal)
+      await attempt(store.db, delivery)
     } finally {
       busy.delete(delivery.subscription_id)
     }
@@ -114,7 +114,7 @@ export function createDeliveryWorker({
     return rowLocks ? q.forUpdate().skipLocked().executeTakeFirst() : q.executeTakeFirst()
   }
 
-  async function attempt(db: Db, delivery: Delivery, signal: AbortSignal): Promise<void> {
+  async function attempt(db: Db, delivery: Delivery): Promise<void> {
     const sub = await db
       .selectFrom('webhook_subscriptions')
       .select(['webhook_url', 'secret'])
@@ -129,6 +129,9 @@ export function createDeliveryWorker({
       return
     }
     const startedAt = now()
+    // Not aborted by `signal`: an attempt in flight at shutdown finishes (at most `timeoutMs`)
+    // and is recorded, since the receiver may already have handled a POST cut short, and it
+    // would come again on the next start.
     const result: DeliveryAttempt = await postDelivery({
       url: sub.webhook_url,
       secret: sub.secret,
@@ -144,7 +147,6 @@ export function createDeliveryWorker({
       allowHttp,
       allowPrivate,
       timeoutMs,
-      signal,
       ...(lookup ? { lookup } : {}),
     })
     const attempts = delivery.attempts + 1
@@ -231,7 +233,7 @@ export function createDeliveryWorker({
         while (!signal.aborted) {
           let worked = false
           try {
-            worked = await runOne(signal)
+            worked = await runOne()
           } catch (error) {
             if (signal.aborted) return
             logger.warn({ err: error }, 'Webhook worker step failed; retrying')
