@@ -10,8 +10,9 @@ import { createPriceGraph, type PriceGraphChain } from '../prices/createPriceGra
 import { prepareBatch } from './prepareBatch.ts'
 import { startBatch } from './startBatch.ts'
 
-const CHAIN: PriceGraphChain = {
+const CHAIN: PriceGraphChain & { name: string } = {
   chainId: 31337,
+  name: 'anvil',
   usdc: [],
   wrappedNative: null,
   dexFactories: [],

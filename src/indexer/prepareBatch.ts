@@ -73,7 +73,8 @@ export async function prepareBatch({
   store: Store
   state: StateReader
   graph: PriceGraph
-  chain: PriceGraphChain
+  /** `name`: the catalogue's, as the API and webhook items name the chain. */
+  chain: PriceGraphChain & { name: string }
   batch: StartedBatch
   keepUndo: boolean
   seedNative?: readonly Address[]
@@ -151,6 +152,7 @@ export async function prepareBatch({
     rpc,
     store,
     chainId,
+    chainName: chain.name,
     rows,
     state: changes,
     loaded,

@@ -1,4 +1,3 @@
-import { CHAIN_CATALOGUE } from '../chains/catalogue.ts'
 import type { HistoryRows } from '../evm/derive/deriveHistory.ts'
 import type { BatchReads, LoadedState } from '../evm/read/readBatchState.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
@@ -23,6 +22,7 @@ export async function collectWebhookEvents({
   rpc,
   store,
   chainId,
+  chainName,
   rows,
   state,
   loaded,
@@ -35,6 +35,8 @@ export async function collectWebhookEvents({
   rpc: RpcClient
   store: Store
   chainId: number
+  /** The configured catalogue's name (`chain` of the items, as the API has it). */
+  chainName: string
   rows: HistoryRows
   state: readonly StateChange[]
   loaded: LoadedState
@@ -68,7 +70,7 @@ export async function collectWebhookEvents({
   }
   return deriveWebhookEvents({
     chainId,
-    chainName: CHAIN_CATALOGUE.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
+    chainName,
     rows,
     tokens,
     balanceChanges,

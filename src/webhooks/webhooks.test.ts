@@ -17,6 +17,7 @@ import {
   subscribe,
 } from '../../test/support/createWebhookReceiver.ts'
 import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
+import { CHAIN_CATALOGUE } from '../chains/catalogue.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
 import { type Anvil, startAnvil } from '../dev/startAnvil.ts'
 import { createChainIndexer } from '../indexer/createChainIndexer.ts'
@@ -79,15 +80,22 @@ for (const dialect of DIALECTS) {
   describe(`webhooks end to end (${dialect})`, () => {
     test('default: balances, activities and transactions arrive signed, equal to the API and the node; a reorg sends removals', async () => {
       const t = await createTestStore(dialect)
+      // The operator's catalogue renames the chain: webhook items name it as the API does.
       const chain = testChainConfig({
         chainId: CHAIN_ID,
+        name: 'eth_archive',
         rpc: [anvil.rpcUrl],
         startBlock: Number(await client.getBlockNumber()) + 1,
       })
       const api = await createTestApi({
         store: t.store,
         chains: [chain],
-        overrides: { webhookUrls: { allowHttp: true, allowPrivate: true } },
+        overrides: {
+          webhookUrls: { allowHttp: true, allowPrivate: true },
+          catalogue: CHAIN_CATALOGUE.map((c) =>
+            c.chainId === CHAIN_ID ? { ...c, name: 'eth_archive' } : c,
+          ),
+        },
       })
       const receiver = await createWebhookReceiver()
       const controller = new AbortController()

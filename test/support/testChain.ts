@@ -1,3 +1,4 @@
+import { CHAIN_CATALOGUE } from '../../src/chains/catalogue.ts'
 import type { ChainConfig } from '../../src/config/types.ts'
 import type { ChainIndexer } from '../../src/indexer/createChainIndexer.ts'
 import type { Store } from '../../src/store/createStore.ts'
@@ -10,7 +11,8 @@ export function testChainConfig({
 }: { chainId: number; rpc: string[] } & Partial<ChainConfig>): ChainConfig {
   return {
     chainId,
-    name: `chain_${chainId}`,
+    // As resolveConfig names it: the catalogue's name (the API's and webhooks' `chain`).
+    name: CHAIN_CATALOGUE.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
     rpc,
     startBlock: 0,
     finalityDepth: 16,
