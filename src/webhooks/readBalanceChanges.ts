@@ -6,6 +6,7 @@ import { readAtBlock } from '../evm/read/readAtBlock.ts'
 import type { BatchReads } from '../evm/read/readBatchState.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
+import { findBalanceMovements } from './findBalanceMovements.ts'
 
 /** One subscribed address's balance of one asset, changed in one block. */
 export type BalanceChange = {
@@ -20,7 +21,6 @@ export type BalanceChange = {
   counterparty: string | undefined
 }
 
-type Movement = { block: number; txHash: string; counterparty: string | undefined }
 type Pair = { address: Address; asset: Address | 'native' }
 
 /**
@@ -50,41 +50,7 @@ export async function readBalanceChanges({
   signal?: AbortSignal
 }): Promise<BalanceChange[]> {
   if (subscribed.size === 0) return []
-  // Which blocks moved each subscribed pair, and how (last movement per block wins).
-  const moves = new Map<string, Map<number, Movement>>()
-  const note = (address: string, asset: string, move: Movement) => {
-    if (!subscribed.has(address)) return
-    const key = `${address}|${asset}`
-    let byBlock = moves.get(key)
-    if (!byBlock) {
-      byBlock = new Map()
-      moves.set(key, byBlock)
-    }
-    byBlock.set(move.block, move)
-  }
-  for (const tx of rows.transactions) {
-    const block = Number(tx.block_number)
-    note(tx.from_address, 'native', {
-      block,
-      txHash: tx.hash,
-      counterparty: tx.to_address ?? tx.contract_address ?? undefined,
-    })
-  }
-  for (const t of rows.transfers) {
-    const asset =
-      t.kind === 'native' || t.kind === 'internal'
-        ? 'native'
-        : t.kind === 'erc20'
-          ? (t.token ?? null)
-          : null
-    if (asset === null) continue
-    const block = Number(t.block_number)
-    note(t.from_address, asset, { block, txHash: t.tx_hash, counterparty: t.to_address })
-    note(t.to_address, asset, { block, txHash: t.tx_hash, counterparty: t.from_address })
-  }
-  for (const b of rows.blocks) {
-    note(b.miner, 'native', { block: Number(b.number), txHash: '', counterparty: undefined })
-  }
+  const moves = findBalanceMovements({ rows, subscribed })
 
   // Pairs to follow: every subscribed pair whose balance the batch read.
   const last = new Map<string, bigint>()
