@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { CHAIN_FIELDS } from '../config/fields.ts'
 import { isDebugEnabled } from '../config/isDebugEnabled.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
@@ -7,6 +7,7 @@ import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
 import { runAbiAdd } from './commands/abi.ts'
 import { addKeysCommand, type KeysAction, runKeys } from './commands/keys.ts'
 import { runMigrate } from './commands/migrate.ts'
+import { runResetChain } from './commands/resetChain.ts'
 import { runStart } from './commands/start.ts'
 import { runStatus } from './commands/status.ts'
 import { listenForShutdown } from './listenForShutdown.ts'
@@ -22,7 +23,7 @@ const defaultIo: MainIo = {
   err: (text) => process.stderr.write(text),
 }
 
-type CommandName = 'dev' | 'start' | 'migrate' | 'status' | 'keys' | 'abi'
+type CommandName = 'dev' | 'start' | 'migrate' | 'status' | 'keys' | 'abi' | 'reset-chain'
 
 /** A parsed command line: the command and its options as commander stored them. */
 export type ParsedCommand = { name: CommandName; options: Record<string, unknown> }
@@ -103,6 +104,13 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
         return await runMigrate({ config })
       case 'status':
         return await runStatus({ config })
+      case 'reset-chain':
+        return await runResetChain({
+          config,
+          chainId: options.resetChainId as number,
+          yes: options.yes === true,
+          write: io.out,
+        })
       case 'abi':
         return await runAbiAdd({
           config,
@@ -165,6 +173,18 @@ function createProgram({
       )
     command.action((options: Record<string, unknown>) => onCommand(name, options))
   }
+  addConfigOptions(
+    program
+      .command('reset-chain')
+      .description(
+        "delete a chain's indexed data so that the next start indexes it again (after a reorg deeper than finalityDepth); keys, subscriptions and other chains stay",
+      )
+      .argument('<chainId>', 'the chain to reset', chainIdArgument)
+      .option('--yes', 'delete (without it: say what would be deleted)'),
+    'reset-chain',
+  ).action((chainId: number, options: Record<string, unknown>) =>
+    onCommand('reset-chain', { ...options, resetChainId: chainId }),
+  )
   addKeysCommand({ program, onCommand: (options) => onCommand('keys', options) })
   program
     .command('abi')
@@ -186,7 +206,7 @@ function createProgram({
   return program
 }
 
-type ConfigCommand = 'dev' | 'start' | 'migrate' | 'status'
+type ConfigCommand = 'dev' | 'start' | 'migrate' | 'status' | 'reset-chain'
 
 /** Configuration flags, each on the commands that use its setting (`start` uses them all). */
 const CONFIG_OPTIONS: readonly {
@@ -197,12 +217,12 @@ const CONFIG_OPTIONS: readonly {
   {
     flags: '--config <path>',
     description: 'config file (default: ./scry.config.ts or ./scry.config.json)',
-    on: ['dev', 'start', 'migrate', 'status'],
+    on: ['dev', 'start', 'migrate', 'status', 'reset-chain'],
   },
   {
     flags: '--database <url|path>',
     description: 'postgres:// URL or SQLite file (default: <data-dir>/scry.sqlite)',
-    on: ['start', 'migrate', 'status'],
+    on: ['start', 'migrate', 'status', 'reset-chain'],
   },
   {
     flags: '--database-read <url>',
@@ -212,7 +232,7 @@ const CONFIG_OPTIONS: readonly {
   {
     flags: '--data-dir <path>',
     description: 'directory for local state (default: .scry)',
-    on: ['dev', 'start', 'migrate', 'status'],
+    on: ['dev', 'start', 'migrate', 'status', 'reset-chain'],
   },
   ...(
     [
@@ -263,6 +283,14 @@ function addConfigOptions(command: Command, name: ConfigCommand): Command {
     if (name === 'start' || (name === 'status' && field.flag === '--rpc'))
       command.option(`${field.flag} <chainId=${field.valueName}>`, field.description, collect)
   return command
+}
+
+function chainIdArgument(value: string): number {
+  const n = Number(value)
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+    throw new InvalidArgumentError('expected a numeric chain id (e.g. 8453).')
+  }
+  return n
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

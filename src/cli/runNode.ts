@@ -3,7 +3,7 @@ import { type RunningApi, startApiServer } from '../api/startApiServer.ts'
 import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import type { ChainIndexer } from '../indexer/createChainIndexer.ts'
 import type { Progress } from '../indexer/createProgress.ts'
-import { BaseError, NonRetryableError } from '../internal/errors.ts'
+import { BaseError, FatalIndexerError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import { createNftMetadataWorker } from '../nft/createNftMetadataWorker.ts'
 import type { Store } from '../store/createStore.ts'
@@ -95,30 +95,38 @@ export async function runNode({
   try {
     // Without EVM chains to index (SVM only) or without the indexer role: serve until stopped.
     if (roles.has('indexer') && indexChains.length > 0) {
-      await runIndexers({
-        chains: indexChains,
-        store,
-        logger,
-        signal,
-        // PostgreSQL: one writer per chain across processes (standby indexers).
-        ...(store.dialect === 'postgres' ? { leaseUrl: config.database } : {}),
-        ...(onProgress ? { onProgress } : {}),
-        onStarted: (list) => {
-          indexers = list
-        },
-        onStopped: (chainId, error) => {
-          const why =
-            error instanceof BaseError
-              ? [error.shortMessage, error.details].filter(Boolean).join(' ')
-              : 'It failed; the log says why.'
-          stopped.set(chainId, why)
-        },
-      })
+      try {
+        await runIndexers({
+          chains: indexChains,
+          store,
+          logger,
+          signal,
+          // PostgreSQL: one writer per chain across processes (standby indexers).
+          ...(store.dialect === 'postgres' ? { leaseUrl: config.database } : {}),
+          ...(onProgress ? { onProgress } : {}),
+          onStarted: (list) => {
+            indexers = list
+          },
+          onStopped: (chainId, error) => {
+            const why =
+              error instanceof BaseError
+                ? [error.shortMessage, error.details].filter(Boolean).join(' ')
+                : 'It failed; the log says why.'
+            stopped.set(chainId, why)
+          },
+        })
+      } catch (error) {
+        // Every chain stopped after it began (a reorg deeper than finality): the API keeps
+        // serving what is indexed, with `/ready` 503 and `/v1/status` saying why, until the
+        // process is stopped. Failures at start (config, node) still end the process.
+        if (!api || !(error instanceof FatalIndexerError) || signal.aborted) throw error
+        logger.error(
+          "Every chain's indexer in this process has stopped; the API goes on serving what is indexed (/ready is 503) until the process is stopped. docs/indexer.md says how to recover (scry reset-chain).",
+        )
+        await untilAborted(signal)
+      }
     } else {
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) resolve()
-        else signal.addEventListener('abort', () => resolve(), { once: true })
-      })
+      await untilAborted(signal)
     }
   } finally {
     stop.abort()
@@ -128,4 +136,11 @@ export async function runNode({
     await meter.close()
     await api?.close()
   }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) resolve()
+    else signal.addEventListener('abort', () => resolve(), { once: true })
+  })
 }

@@ -76,7 +76,7 @@ export async function revertBatches({
       `Chain ${chainId}: cannot revert to block ${toBlock}; blocks after it are no longer kept for undo.`,
       {
         details:
-          "The reorg is deeper than the finality depth. The indexer stops so that it never serves a corrupt state: raise the chain's finalityDepth and re-index from a block before the reorg.",
+          "The reorg is deeper than the finality depth. The indexer stops so that it never serves a corrupt state: raise the chain's finalityDepth, stop Scry, delete the chain's data with `scry reset-chain <chainId> --yes` and start again: it is indexed anew.",
       },
     )
   }

@@ -7,6 +7,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createTestDatabase } from '../support/createTestStore.ts'
+import { until } from '../support/until.ts'
 
 // Acceptance: bad config, an unreachable RPC or a node on the wrong chain gives a clear
 // message and a non-zero exit, never a stack trace. Runs the real `scry` binary.
@@ -186,6 +187,72 @@ describe('scry CLI', () => {
     // Once it has stopped, the database is free again.
     expect((await scry(['migrate', '--database', database])).code).toBe(0)
   }, 60_000)
+
+  test('behavior: reset-chain deletes a chain so that the next start indexes it again; refused while it runs, and without --yes', async () => {
+    const database = join(dir, 'g.sqlite')
+    const args = ['--rpc', `8453=${anvil.rpcUrl}`, '--database', database, '--port', '0']
+    await fetch(anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x5'] }),
+    })
+    const indexed = async () => {
+      const r = await scry(['status', '--database', database, '--rpc', `8453=${anvil.rpcUrl}`])
+      // The indexed block, or 'not' (started) before the first batch.
+      return r.stdout.match(/base \(8453\) +(\S+)/)?.[1]
+    }
+    const first = spawn(process.execPath, [SCRY, 'start', ...args], { cwd: dir })
+    const stopFirst = async () => {
+      const gone = new Promise((resolve) => first.once('exit', resolve))
+      first.kill('SIGTERM')
+      await gone
+    }
+    try {
+      await until({
+        what: 'the first start to index',
+        read: async () => /^\d+$/.test((await indexed()) ?? ''),
+        everyMs: 500,
+      })
+      // While it runs: refused, nothing deleted.
+      const busy = await scry(['reset-chain', '8453', '--yes', '--database', database])
+      expect(busy.code).toBe(1)
+      expect(busy.stderr).toMatch(/^error: Another Scry process is using the database /)
+    } finally {
+      await stopFirst()
+    }
+    const head = await indexed()
+    expect(head).toMatch(/^\d+$/)
+    const dry = await scry(['reset-chain', '8453', '--database', database])
+    expect(dry.code).toBe(1)
+    expect(dry.stdout).toMatch(new RegExp(`^Chain 8453 is indexed to block ${head}\\. Deleting`))
+    expect(dry.stderr).toBe('error: Nothing was deleted: add --yes to reset the chain.\n')
+    expect(await indexed()).toBe(head)
+    const reset = await scry(['reset-chain', '8453', '--yes', '--database', database])
+    expect(reset.code).toBe(0)
+    expect(reset.stdout).toMatch(/ {2}blocks: \d+ rows deleted\n/)
+    expect(reset.stdout).toMatch(
+      /Chain 8453 is reset; `scry start` indexes it again from its start block\.\n$/,
+    )
+    expect(await indexed()).toBe('not')
+    // Started again: the chain is indexed anew, to the node's head.
+    const again = spawn(process.execPath, [SCRY, 'start', ...args], { cwd: dir })
+    try {
+      await until({
+        what: 'the chain indexed again',
+        read: async () => Number(await indexed()) >= Number(head),
+        everyMs: 500,
+      })
+    } finally {
+      const gone = new Promise((resolve) => again.once('exit', resolve))
+      again.kill('SIGTERM')
+      await gone
+    }
+    const bad = await scry(['reset-chain', 'base', '--database', database])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(
+      /^error: command-argument value 'base' is invalid for argument 'chainId'\. expected a numeric chain id/,
+    )
+  }, 180_000)
 
   test('error: an unreachable database', async () => {
     const r = await scry(['migrate', '--database', 'postgres://postgres@127.0.0.1:9/scry'])

@@ -106,3 +106,56 @@ test("error: a reorg past one chain's finality stops that chain alone, and /read
   await sendTransfers({ rpcUrl: kept.rpcUrl, prng, count: 2 })
   await until({ what: 'chain 1 at its new head', read: () => atHead(kept, KEPT) })
 }, 120_000)
+
+test('error: when the only chain of a process stops, the process goes on serving and says why', async () => {
+  const db = await createTestDatabase('sqlite')
+  const only = createStore({ url: db.url })
+  try {
+    await only.migrate()
+    const { key } = await createAccounts({ store: only }).createKey({ name: 'only-chain' })
+    await sendTransfers({ rpcUrl: stopping.rpcUrl, prng, count: 4 })
+    const port = await freePort()
+    const child = children.start({
+      chainId: STOPPING,
+      rpcUrl: stopping.rpcUrl,
+      database: db.url,
+      batchSize: 2,
+      extra: [
+        ...['--finality-depth', `${STOPPING}=3`, '--poll-interval-ms', `${STOPPING}=100`],
+        ...['--port', String(port)],
+      ],
+    })
+    const api = `http://127.0.0.1:${port}`
+    const head = Number((await nodeHead(stopping.rpcUrl)).number)
+    await until({
+      what: 'the chain at its head',
+      read: async () => {
+        const res = await fetch(`${api}/v1/status`, { headers: { 'x-scry-api-key': key } })
+        const body = (await res.json()) as { chains: { indexed_block: number | null }[] }
+        return body.chains[0]?.indexed_block === head
+      },
+    })
+    await fetch(stopping.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_reorg', params: [6, []] }),
+    })
+    await until({
+      what: '/ready 503',
+      read: async () => (await fetch(`${api}/ready`)).status === 503,
+    })
+    // Still up a while later: the API answers, and the process has not exited.
+    await new Promise((r) => setTimeout(r, 1_000))
+    expect(child.exitCode).toBeNull()
+    expect((await fetch(`${api}/health`)).status).toBe(200)
+    const balances = await fetch(
+      `${api}/v1/evm/balances/0x0000000000000000000000000000000000000001?chain_ids=${STOPPING}`,
+      { headers: { 'x-scry-api-key': key } },
+    )
+    expect(balances.status).toBe(200)
+  } finally {
+    await children.stopAll()
+    await only.close()
+    await db.drop()
+  }
+}, 120_000)

@@ -85,7 +85,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     ),
     stopped: Type.Union([Type.String(), Type.Null()], {
       description:
-        "Why this process's indexer of the chain stopped (a reorg deeper than finalityDepth): its answers no longer follow the node until Scry is restarted; null while it runs",
+        "Why this process's indexer of the chain stopped (a reorg deeper than finalityDepth): its answers no longer follow the node until the chain is reset (scry reset-chain) and Scry restarted; null while it runs",
     }),
     replica_lag_blocks: Type.Union([Type.Integer(), Type.Null()], {
       description: 'Blocks the read replica (databaseRead) is behind the primary; null without one',
