@@ -24,7 +24,11 @@ export async function readIndexerHolders(
   const rows = await store.db.selectFrom('indexer_leases').selectAll().execute()
   const locks = await sql<{ key: string }>`
     select ((classid::bigint << 32) | objid::bigint)::text as key
-    from pg_locks where locktype = 'advisory' and granted and objsubid = 1`.execute(store.db)
+    from pg_locks where locktype = 'advisory' and granted and objsubid = 1
+      and database = (select oid from pg_database where datname = current_database())`.execute(
+    store.db,
+  )
+  // Advisory locks are the server's: another Scry database on it holds the same keys.
   const held = new Set(locks.rows.map((r) => r.key))
   return new Map(
     rows.map((r) => [
