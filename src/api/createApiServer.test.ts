@@ -51,7 +51,7 @@ for (const dialect of DIALECTS) {
       expect(r.status).toBe(200)
       expect(r.body.chains[0]).toEqual({
         chain_id: 1,
-        name: 'chain_1',
+        name: 'ethereum',
         indexed_block: null,
         indexed_block_hash: null,
         node_head: null,
