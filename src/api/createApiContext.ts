@@ -55,7 +55,18 @@ export function createApiContext({
   svm?: ReadonlyMap<string, SvmChain>
 }): ApiContext & { close(): Promise<void> } {
   const meter = createMeter({ store })
-  const rateLimiter = createRateLimiter(redis ? { redis } : {})
+  let warnedAt = 0
+  const rateLimiter = createRateLimiter({
+    ...(redis ? { redis } : {}),
+    onFallback: (error) => {
+      if (Date.now() - warnedAt < 60_000) return
+      warnedAt = Date.now()
+      logger.warn(
+        { err: error },
+        'Redis is unavailable: rate limits are counted in this replica alone until it is back (said at most once a minute)',
+      )
+    },
+  })
   const evmRpc = createApiRpc({ chains, logger })
   const defiDeployments = createDefiDeployments({ evmRpc, logger })
   // Checked at start where the catalogue serves DeFi positions, so a disowned entry shows in

@@ -54,7 +54,12 @@ export async function startApiServer({
     }
   }
   const redis = config.redis
-    ? new Redis(config.redis, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? // Calls fail at once while it is disconnected (no queue): the limiter counts in memory.
+      new Redis(config.redis, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      })
     : undefined
   redis?.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'))
   const reads = config.databaseRead ? createStore({ url: config.databaseRead }) : store

@@ -16,8 +16,19 @@ export type RateLimiter = {
 /**
  * Requests per second per key, in fixed one-second windows. In memory by default; with a
  * Redis client, replicas share the counters (INCR + EXPIRE on `scry:rate:<key>:<second>`).
+ * When a Redis call fails (a client without an offline queue fails at once while it is
+ * disconnected: startApiServer's), each replica counts in memory instead (a key
+ * gets up to its rate per replica): a rate limit is protection, and its store being down must
+ * not turn every limited request into an error. `onFallback` hears each failure (the caller
+ * logs them, sparingly).
  */
-export function createRateLimiter({ redis }: { redis?: Redis } = {}): RateLimiter {
+export function createRateLimiter({
+  redis,
+  onFallback = () => {},
+}: {
+  redis?: Redis
+  onFallback?: (error: unknown) => void
+} = {}): RateLimiter {
   const windows = new Map<string, { second: number; count: number }>()
   const decide = (count: number, rps: number): RateDecision => ({
     allowed: count <= rps,
@@ -30,10 +41,14 @@ export function createRateLimiter({ redis }: { redis?: Redis } = {}): RateLimite
       const second = Math.floor(Date.now() / 1000)
       if (redis) {
         const name = `scry:rate:${keyId}:${second}`
-        const [[, count]] = (await redis.multi().incr(name).expire(name, 2).exec()) as [
-          [unknown, number],
-        ]
-        return decide(count, rps)
+        try {
+          const [[, count]] = (await redis.multi().incr(name).expire(name, 2).exec()) as [
+            [unknown, number],
+          ]
+          return decide(count, rps)
+        } catch (error) {
+          onFallback(error)
+        }
       }
       let w = windows.get(keyId)
       if (!w || w.second !== second) {
