@@ -218,9 +218,9 @@ export function createDeliveryWorker({
 
   return {
     async run(signal) {
-      const idle = () =>
+      const idle = (ms = pollIntervalMs) =>
         new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pollIntervalMs)
+          const timer = setTimeout(done, ms)
           function done() {
             clearTimeout(timer)
             signal.removeEventListener('abort', done)
@@ -229,18 +229,33 @@ export function createDeliveryWorker({
           signal.addEventListener('abort', done, { once: true })
         })
       // Each slot claims one delivery at a time; a slow receiver holds one slot, not the rest.
+      // A failing step (the database is down) is retried with backoff, up to 5 s apart, and
+      // logged once per run of failures, not once per try.
+      let failing = false
       const slot = async () => {
+        let failures = 0
         while (!signal.aborted) {
           let worked = false
           try {
             worked = await runOne()
+            failures = 0
+            if (failing) {
+              failing = false
+              logger.info('Webhook worker recovered')
+            }
           } catch (error) {
             if (signal.aborted) return
-            logger.warn({ err: error }, 'Webhook worker step failed; retrying')
+            failures++
+            if (!failing) {
+              failing = true
+              logger.warn({ err: error }, 'Webhook worker step failed; retrying with backoff')
+            }
           }
-          if (!worked) await idle()
+          if (failures > 0) await idle(Math.min(5_000, pollIntervalMs * 2 ** failures))
+          else if (!worked) await idle()
         }
       }
+      logger.info({ concurrency }, 'Delivering webhooks')
       await Promise.all(Array.from({ length: concurrency }, slot))
     },
   }
