@@ -446,7 +446,7 @@ test('error: every problem of a config file, reported together', async () => {
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"
       - chains.8453.batchSize: expected an integer ≥ 1, got 0
       - chains.base: expected a numeric chain id as key, got "base"
-      - chains.999999: chain 999999 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 999999, "name": "my_chain" }
+      - chains.999999: chain 999999 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 999999, "name": "my_chain", "tags": ["default"] } (the default tag: answered when a request names no chain_ids)
 
     Details: config file: <cwd>/scry.config.json"
   `)
@@ -515,7 +515,7 @@ test('error: flags', async () => {
       - --start-block (chain 1): expected an integer ≥ 0, got "-5"
       - --traces (chain 1): expected one of auto, debug, parity, off, got "full"
       - --batch-size: expected <chainId>=<value>, got "one=1"
-      - --rpc 2=…: chain 2 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 2, "name": "my_chain" }"
+      - --rpc 2=…: chain 2 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 2, "name": "my_chain", "tags": ["default"] } (the default tag: answered when a request names no chain_ids)"
   `)
 })
 
@@ -553,8 +553,8 @@ test('error: unknown chain id from env and flags', async () => {
     ),
   ).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - SCRY_RPC_123456789: chain 123456789 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 123456789, "name": "my_chain" }
-      - --rpc 987654321=…: chain 987654321 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 987654321, "name": "my_chain" }"
+      - SCRY_RPC_123456789: chain 123456789 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 123456789, "name": "my_chain", "tags": ["default"] } (the default tag: answered when a request names no chain_ids)
+      - --rpc 987654321=…: chain 987654321 is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": 987654321, "name": "my_chain", "tags": ["default"] } (the default tag: answered when a request names no chain_ids)"
   `)
 })
 

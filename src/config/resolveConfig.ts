@@ -73,7 +73,7 @@ export async function resolveConfig({
     if (!known) {
       if (overrides)
         issues.push(
-          `${entries[0]?.origin}: chain ${chainId} is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": ${chainId}, "name": "my_chain" }`,
+          `${entries[0]?.origin}: chain ${chainId} is not in the catalogue; add it to "catalogue" in the config file, e.g. { "chainId": ${chainId}, "name": "my_chain", "tags": ["default"] } (the default tag: answered when a request names no chain_ids)`,
         )
       continue
     }

@@ -50,7 +50,7 @@ export async function findCommonAncestor({
     `Chain ${chainId}: reorg deeper than ${maxDepth - 1} blocks (the finality depth) below block ${from}.`,
     {
       details:
-        'The indexer stopped so it never serves a corrupt state. Raise finalityDepth for this chain, stop Scry, delete the chain\'s data with `scry reset-chain <chainId> --yes` and start again: it is indexed anew.',
+        "The indexer stopped so it never serves a corrupt state. Raise finalityDepth for this chain, stop Scry, delete the chain's data with `scry reset-chain <chainId> --yes` and start again: it is indexed anew.",
     },
   )
 }

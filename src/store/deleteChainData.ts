@@ -56,10 +56,7 @@ export async function deleteChainData({
   return store.db.transaction().execute(async (trx) => {
     const counts = new Map<string, number>()
     for (const table of CHAIN_DATA_TABLES) {
-      const result = await trx
-        .deleteFrom(table)
-        .where('chain_id', '=', chainId)
-        .executeTakeFirst()
+      const result = await trx.deleteFrom(table).where('chain_id', '=', chainId).executeTakeFirst()
       const rows = Number(result.numDeletedRows)
       counts.set(table, rows)
       onTable?.(table, rows)

@@ -30,9 +30,9 @@ export async function runStart({
     config.svm.length === 0 &&
     (roles.has('indexer') || roles.has('api'))
   ) {
-    throw new ConfigError('No chain to index.', {
+    throw new ConfigError(roles.has('indexer') ? 'No chain to index.' : 'No chain to serve.', {
       details:
-        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file (SVM: --rpc solana=<url>, SCRY_RPC_SOLANA, svm.solana.rpc).',
+        'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file (SVM: --rpc solana=<url>, SCRY_RPC_SOLANA, svm.solana.rpc). An API process needs the chains too (it reads their nodes for some answers): give every process the same configuration.',
     })
   }
   const isPostgres = /^postgres(ql)?:\/\//i.test(config.database)

@@ -101,7 +101,11 @@ export async function fetchBlocks({
         })
       } catch (error) {
         // A node that could not trace one transaction may manage on the next attempt.
-        throw new RetryableError(`Unusable traces for block ${parsed.number}.`, { cause: error })
+        throw new RetryableError(`Unusable traces for block ${parsed.number}.`, {
+          details:
+            'If this repeats, the node cannot trace the block (pruned state, or a node started from a snapshot of later blocks): point the chain at an archive node, or set its traces to off (--traces <chainId>=off; internal transfers are then not seen, docs/indexer.md).',
+          cause: error,
+        })
       }
     } else if (caps.traces === 'parity') {
       const traces = need<ParityTrace[]>(traceResult, `traces of block ${parsed.number}`)
