@@ -1,9 +1,11 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { ConfigError } from '../internal/errors.ts'
+import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { applyBatch, type BatchWrite } from './applyBatch.ts'
 import { createRowWriter } from './createRowWriter.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
 import { migrateToLatest } from './migrateToLatest.ts'
-import { openDatabase } from './openDatabase.ts'
+import { databaseDialect, openDatabase } from './openDatabase.ts'
 import { parseDbError } from './parseDbError.ts'
 import { type RevertHook, revertBatches } from './revertBatches.ts'
 import type { Database } from './schema.ts'
@@ -77,7 +79,11 @@ export function createStore({
 }: {
   url: string
   poolSize?: number
-  /** A SQLite file that is not there is an error (commands that only read or add to one). */
+  /**
+   * Commands that only read or add to a database `start` or `migrate` made: a SQLite file that
+   * is not there, or a database without Scry's tables (an empty PostgreSQL database, a wrong
+   * name in the URL), is an error at `ping` instead of a new, empty Scry database.
+   */
   mustExist?: boolean
 }): Store {
   const { db, caps, sqlite } = openDatabase({ url, mustExist, ...(poolSize ? { poolSize } : {}) })
@@ -112,8 +118,13 @@ export function createStore({
           .catch(async (e) => {
             // Before the first migration the table is missing; only reaching the server matters
             // (not "role … does not exist" or "database … does not exist": those are refusals).
-            if (e?.code === '42P01' || /no such table/i.test(String(e?.message))) return
-            throw e
+            if (e?.code !== '42P01' && !/no such table/i.test(String(e?.message))) throw e
+            if (mustExist) {
+              throw new ConfigError(`There is no Scry database at ${databaseName(url)}.`, {
+                details:
+                  'It has no Scry tables: `scry start` or `scry migrate` makes them. Check --database (or SCRY_DATABASE, database in the config file).',
+              })
+            }
           })
       }),
     migrate: (options = {}) => guard('migrate', () => migrateToLatest({ db, caps, ...options })),
@@ -207,5 +218,16 @@ export function createStore({
       await checkpointer?.close()
       await db.destroy()
     },
+  }
+}
+
+/** Where a database setting points, for messages: the file, or host and name without user info. */
+function databaseName(url: string): string {
+  if (databaseDialect(url) === 'sqlite') return sqliteFilePath(url)
+  try {
+    const { protocol, host, pathname } = new URL(url)
+    return `${protocol}//${host}${pathname}`
+  } catch {
+    return '[invalid url]'
   }
 }

@@ -279,6 +279,27 @@ describe('scry CLI', () => {
     }
   }, 60_000)
 
+  test('error: status and keys on a PostgreSQL database without Scry tables change nothing', async () => {
+    const empty = await createTestDatabase('postgres')
+    try {
+      const where = empty.url.replace(/^postgres:\/\/[^@]*@/, 'postgres://')
+      for (const args of [['status'], ['keys', 'list']]) {
+        const r = await scry([...args, '--database', empty.url])
+        expect(r.code).toBe(1)
+        expect(r.stderr).toBe(
+          `error: There is no Scry database at ${where}.\nIt has no Scry tables: \`scry start\` or \`scry migrate\` makes them. Check --database (or SCRY_DATABASE, database in the config file).\n`,
+        )
+      }
+      const client = new pg.Client({ connectionString: empty.url })
+      await client.connect()
+      const tables = await client.query("select 1 from pg_tables where schemaname = 'public'")
+      await client.end()
+      expect(tables.rowCount).toBe(0)
+    } finally {
+      await empty.drop()
+    }
+  })
+
   test('default: migrate, then status prints indexed block, node head and lag', async () => {
     const database = join(dir, 'd.sqlite')
     const migration = await scry(['migrate', '--database', database])

@@ -294,6 +294,10 @@ describe.each(DIALECTS.filter((d) => d === 'postgres'))('%s', (dialect) => {
   test('default: create and list', async () => {
     const { url, drop } = await createTestDatabase(dialect)
     try {
+      // A database `scry migrate` made (keys refuse one without Scry's tables).
+      const migrated = createStore({ url })
+      await migrated.migrate()
+      await migrated.close()
       const created = await scryHere(url, 'create', '--name', 'pg', '--cu-quota', '5', '--json')
       expect(created.code).toBe(0)
       const key = JSON.parse(created.stdout)
