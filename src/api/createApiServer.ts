@@ -14,6 +14,7 @@ import {
   isDataRoute,
 } from './blockNumbersHeader.ts'
 import { createApiMetrics } from './createApiMetrics.ts'
+import { createValidatorCompiler } from './createValidatorCompiler.ts'
 import { documentProfiles, registerProfiles } from './profiles/registerProfiles.ts'
 import { registerAuth } from './registerAuth.ts'
 import { warnUnknownParameters } from './warnUnknownParameters.ts'
@@ -64,9 +65,9 @@ export async function createApiServer({
       reply.status(apiError.status).header('X-Request-Id', request.id).send(errorBody(apiError))
     },
     clientErrorHandler: answerClientError,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer
+  app.setValidatorCompiler(createValidatorCompiler())
 
   // A body-less request (a DELETE, a rotate) that still says `Content-Type: application/json`,
   // as many clients do on every request, has no body rather than a 400; a route that needs one

@@ -18,11 +18,12 @@ import {
 } from './parseSubscriptionInput.ts'
 import { type Subscription, toSubscription } from './subscription.ts'
 
+/** `chain_ids` and the address lists: arrays, or a single value standing alone. */
 export type CreateInput = FilterInput & {
   webhook_url: string
   type: string
-  chain_ids: number[]
-  addresses: string[]
+  chain_ids: number | number[]
+  addresses: string | string[]
   name?: string
 }
 
@@ -30,10 +31,10 @@ export type UpdateInput = FilterInput & {
   webhook_url?: string
   name?: string | null
   active?: boolean
-  chain_ids?: number[]
-  addresses?: string[]
-  add_addresses?: string[]
-  remove_addresses?: string[]
+  chain_ids?: number | number[]
+  addresses?: string | string[]
+  add_addresses?: string | string[]
+  remove_addresses?: string | string[]
   type?: unknown
 }
 

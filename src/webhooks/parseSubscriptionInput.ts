@@ -36,7 +36,8 @@ export function parseType(value: string): SubscriptionType {
   return value as SubscriptionType
 }
 
-export function parseAddresses(values: readonly string[], field: string): string[] {
+export function parseAddresses(input: string | readonly string[], field: string): string[] {
+  const values = typeof input === 'string' ? [input] : input
   for (const a of values) {
     if (!ADDRESS.test(a))
       throw new InvalidSubscriptionError(`${field}: ${show(a)} is not an address.`)
@@ -51,8 +52,11 @@ export function checkAddressCount(addresses: readonly string[]): void {
   }
 }
 
-export function parseChainIds(values: readonly number[], enabled: ReadonlySet<number>): number[] {
-  const ids = [...new Set(values)].sort((a, b) => a - b)
+export function parseChainIds(
+  input: number | readonly number[],
+  enabled: ReadonlySet<number>,
+): number[] {
+  const ids = [...new Set(typeof input === 'number' ? [input] : input)].sort((a, b) => a - b)
   if (ids.length === 0) throw new InvalidSubscriptionError('chain_ids must not be empty.')
   if (ids.length > MAX_CHAINS) {
     throw new InvalidSubscriptionError(`chain_ids holds at most ${MAX_CHAINS} chains.`)

@@ -9,8 +9,11 @@ import type { Cursors } from '../createCursors.ts'
 /** Request pieces shared by /v1/evm/subscriptions and the published webhook paths. */
 
 export const SubscriptionId = Type.String({ minLength: 1, maxLength: 100 })
-export const AddressList = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 1000 })
-export const ChainIdList = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })
+/** JSON arrays; a single value may stand alone (`"chain_ids": 1`), as the body is not coerced. */
+const Address = Type.String({ maxLength: 100 })
+export const AddressList = Type.Union([Type.Array(Address, { maxItems: 1000 }), Address])
+const ChainId = Type.Integer({ minimum: 1 })
+export const ChainIdList = Type.Union([Type.Array(ChainId, { maxItems: 100 }), ChainId])
 const List = Type.Union([
   Type.String({ maxLength: 200 }),
   Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 }),

@@ -230,6 +230,11 @@ for (const dialect of DIALECTS) {
           'Invalid body: asset_type: "erc721" is not one of native, erc20.',
         ],
         [{ ...valid, chain_ids: ['one'] }, 'Invalid body parameter chain_ids.0: must be integer.'],
+        // A JSON body is checked as sent, not coerced to the schema's types.
+        [{ ...valid, chain_ids: ['1'] }, 'Invalid body parameter chain_ids.0: must be integer.'],
+        [{ ...valid, chain_ids: null }, 'Invalid body parameter chain_ids: must be array.'],
+        [{ ...valid, addresses: null }, 'Invalid body parameter addresses: must be array.'],
+        [{ ...valid, name: 123 }, 'Invalid body parameter name: must be string.'],
         [{ ...valid, extra: 1 }, 'Invalid body: must NOT have additional properties.'],
         [
           { type: 'activities' },
@@ -265,6 +270,23 @@ for (const dialect of DIALECTS) {
         (await call('PATCH', `/v1/evm/subscriptions/${body.id}`, { remove_addresses: [ADDRESS] }))
           .body.error.message,
       ).toBe('Invalid body: addresses must not be empty.')
+      for (const [patch, message] of [
+        [{ active: null }, 'Invalid body parameter active: must be boolean.'],
+        [{ active: 'true' }, 'Invalid body parameter active: must be boolean.'],
+        [{ active: 0 }, 'Invalid body parameter active: must be boolean.'],
+      ] as const) {
+        const res = await call('PATCH', `/v1/evm/subscriptions/${body.id}`, patch)
+        expect([res.status, res.body.error.message], JSON.stringify(patch)).toEqual([400, message])
+      }
+      expect((await call('GET', `/v1/evm/subscriptions/${body.id}`)).body.active).toBe(true)
+      // A single chain id or address may stand alone, not in an array.
+      const single = await call('POST', '/v1/evm/subscriptions', {
+        ...valid,
+        chain_ids: 1,
+        addresses: ADDRESS,
+      })
+      expect(single.status).toBe(201)
+      expect(single.body).toMatchObject({ chain_ids: [1], addresses: [ADDRESS.toLowerCase()] })
       expect(
         (await call('POST', '/v1/evm/subscriptions', undefined, api.key, '{"webhook_url":')).status,
       ).toBe(400)

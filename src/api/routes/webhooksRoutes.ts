@@ -280,12 +280,12 @@ export const webhooksRoutes: RouteModule = (app, ctx) => {
     },
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
-      const add = request.body.add_addresses ?? []
+      const add = [request.body.add_addresses ?? []].flat()
       const added = new Set(add.map((a) => a.toLowerCase()))
       // `update` adds, then removes: an address both added and removed must stay.
-      const remove = (request.body.remove_addresses ?? []).filter(
-        (a) => !added.has(a.toLowerCase()),
-      )
+      const remove = [request.body.remove_addresses ?? []]
+        .flat()
+        .filter((a) => !added.has(a.toLowerCase()))
       await update(accountOf(request), request.params.webhookId, {
         add_addresses: add,
         remove_addresses: remove,
