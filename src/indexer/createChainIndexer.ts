@@ -22,11 +22,17 @@ import { runPipeline } from './runPipeline.ts'
 export type ChainIndexer = {
   chainId: number
   rpc: RpcClient
-  /** The node's head block as last seen, for status and lag metrics. */
+  /**
+   * The node's head block as last seen, for status and lag metrics; undefined before it is
+   * known, and while indexing has failed for over a minute with no answer from the node.
+   */
   nodeHead(): number | undefined
   /** Indexes until the signal aborts. Rejects only with errors that must stop this chain. */
   run(signal: AbortSignal): Promise<void>
 }
+
+/** How long the last head is reported while indexing fails and the node does not answer. */
+export const NODE_HEAD_STALE_MS = 60_000
 
 /**
  * One chain's indexer: brings the store to the node's head through the batch pipeline
@@ -80,6 +86,8 @@ export function createChainIndexer({
   }
 
   let lastHead: number | undefined
+  /** Since when the indexing loop has failed without the node answering its head again. */
+  let failingSince: number | undefined
   async function head(signal: AbortSignal): Promise<{ number: number; hash: string }> {
     const block = await rpc.request<{ number: string; hash: string } | null>(
       { method: 'eth_getBlockByNumber', params: ['latest', false] },
@@ -87,6 +95,7 @@ export function createChainIndexer({
     )
     if (!block) throw new NonRetryableError(`Chain ${chainId}: the node has no latest block.`)
     lastHead = Number(BigInt(block.number))
+    failingSince = undefined
     return { number: lastHead, hash: block.hash.toLowerCase() }
   }
 
@@ -335,6 +344,7 @@ export function createChainIndexer({
         if (signal.aborted) return
         if (error instanceof FatalIndexerError || error instanceof ConfigError) throw error
         failures++
+        failingSince ??= Date.now()
         const delay = Math.min(30_000, 500 * 2 ** Math.min(failures, 6))
         log.warn(
           { err: error, retry_in_ms: delay },
@@ -345,5 +355,12 @@ export function createChainIndexer({
     }
   }
 
-  return { chainId, rpc, run, nodeHead: () => lastHead }
+  // While indexing has failed for a while and the node has not answered its head since (it is
+  // down, or unreachable), its last head is not reported: a node that went away must not read
+  // as "no lag" (status, /ready, the lag metric).
+  const nodeHead = () =>
+    failingSince !== undefined && Date.now() - failingSince > NODE_HEAD_STALE_MS
+      ? undefined
+      : lastHead
+  return { chainId, rpc, run, nodeHead }
 }

@@ -122,12 +122,39 @@ describe('holdChainLease (postgres)', () => {
         503,
         {
           code: 'UNAVAILABLE',
-          message: 'Every chain is more than 40 blocks behind its node (server.readyMaxLagBlocks).',
+          message:
+            "Every chain is more than 40 blocks behind its node, or its node's head is unknown (server.readyMaxLagBlocks).",
         },
       ])
     } finally {
       await lenient.close()
       await strict.close()
+    }
+  })
+
+  test("behavior: when the holder's node goes away its head is reported as unknown, and /ready with a lag threshold is 503", async () => {
+    let head: number | undefined = 150
+    await t.store.applyBatch(batch(100), (await hold(() => head)).fence)
+    const chains = [testChainConfig({ chainId: CHAIN, rpc: ['http://127.0.0.1:9'] })]
+    const api = await createTestApi({
+      store: t.store,
+      chains,
+      overrides: { readyMaxLagBlocks: 60 },
+    })
+    try {
+      const nodeHead = async () => (await api.get('/v1/status')).body.chains[0].node_head
+      await until(async () => (await nodeHead()) === 150 || undefined)
+      expect((await api.get('/ready', { key: null })).status).toBe(200)
+      head = undefined
+      await until(async () => (await nodeHead()) === null || undefined)
+      const unready = await api.get('/ready', { key: null })
+      expect(unready.status).toBe(503)
+      expect((await api.get('/v1/status')).body.chains[0]).toMatchObject({
+        lag_blocks: null,
+        indexer: { active: true },
+      })
+    } finally {
+      await api.close()
     }
   })
 })

@@ -121,15 +121,13 @@ async function take({
   client.on('end', () => lose('lock connection closed'))
   // The server may cut an idle session without the socket saying so at once: ask it, and
   // report the node's head for processes that do not index the chain (status, /ready).
+  // An unknown head (not yet, or the node went away) is reported as null, not left as it was.
   const heartbeat = setInterval(() => {
-    const head = nodeHead()
-    const query =
-      head === undefined
-        ? client.query('select 1')
-        : client.query(
-            'update indexer_leases set node_head = $1, node_head_at = $2 where chain_id = $3 and owner = $4',
-            [head, Math.floor(Date.now() / 1000), chainId, owner],
-          )
+    const head = nodeHead() ?? null
+    const query = client.query(
+      'update indexer_leases set node_head = $1, node_head_at = $2 where chain_id = $3 and owner = $4',
+      [head, Math.floor(Date.now() / 1000), chainId, owner],
+    )
     query.catch((error: Error) => lose(error.message))
   }, heartbeatMs)
   heartbeat.unref()

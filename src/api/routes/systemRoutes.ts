@@ -46,10 +46,12 @@ export const systemRoutes: RouteModule = (app, ctx) => {
       const max = ctx.readyMaxLagBlocks
       if (max !== undefined) {
         const lags = (await readChainLags(ctx)).map((c) => c.lag)
-        if (lags.length > 0 && lags.every((lag) => lag !== null && lag > max)) {
+        // A chain whose node's head is unknown (no indexer reports it, or its node stopped
+        // answering) cannot be shown to be fresh: it counts as behind.
+        if (lags.length > 0 && lags.every((lag) => lag === null || lag > max)) {
           throw new ApiError(
             'UNAVAILABLE',
-            `Every chain is more than ${max} blocks behind its node (server.readyMaxLagBlocks).`,
+            `Every chain is more than ${max} blocks behind its node, or its node's head is unknown (server.readyMaxLagBlocks).`,
             { headers: { 'Retry-After': '30' } },
           )
         }
