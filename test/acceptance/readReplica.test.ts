@@ -127,7 +127,7 @@ test('behavior: answers come from the replica, writes go to the primary, lag is 
       return s.chains[0].replica_lag_blocks === 0 && s
     },
   })
-  expect(inStep.read_replica).toEqual({ lag_seconds: expect.any(Number) })
+  expect(inStep.read_replica).toEqual({ lag_seconds: expect.any(Number), reachable: true })
   expect(await checkBalances(wallets)).toBe(inStep.chains[0].indexed_block)
 
   // Replay paused: the primary moves on, answers stay at the replica's block.
@@ -178,4 +178,12 @@ test('behavior: answers come from the replica, writes go to the primary, lag is 
   expect((await fetch(`${api}/health`)).status).toBe(200)
   const down = await get(`/v1/evm/balances/${wallets[0]}?chain_ids=${CHAIN_ID}`)
   expect(down.status).toBe(503)
+  // /v1/status reads the primary: it answers, with the replica's lag unknown.
+  const status = await get('/v1/status')
+  expect(status.status).toBe(200)
+  expect(status.body.read_replica).toEqual({ lag_seconds: null, reachable: false })
+  expect(status.body.chains[0]).toMatchObject({
+    indexed_block: caughtUp.chains[0].indexed_block,
+    replica_lag_blocks: null,
+  })
 }, 300_000)

@@ -97,7 +97,10 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     [
       Type.Object({
         lag_seconds: Type.Union([Type.Number(), Type.Null()], {
-          description: 'Replay lag of a streaming standby; null when it is not one',
+          description: 'Replay lag of a streaming standby; null when it is not one, or unreachable',
+        }),
+        reachable: Type.Boolean({
+          description: 'false: the replica did not answer (data answers are 503 meanwhile)',
         }),
       }),
       Type.Null(),
@@ -135,7 +138,12 @@ export const systemRoutes: RouteModule = (app, ctx) => {
         }
       })
       const read_replica =
-        ctx.reads === ctx.store ? null : { lag_seconds: await readReplicaLag(ctx.reads) }
+        ctx.reads === ctx.store
+          ? null
+          : await readReplicaLag(ctx.reads).then(
+              (lag_seconds) => ({ lag_seconds, reachable: true }),
+              () => ({ lag_seconds: null, reachable: false }),
+            )
       return { chains, read_replica }
     },
   )
