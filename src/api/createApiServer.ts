@@ -249,7 +249,7 @@ function toApiError(error: FastifyError | Error): ApiError {
       : (first?.params as { missingProperty?: string })?.missingProperty
     return new ApiError(
       'BAD_REQUEST',
-      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${first?.message ?? 'invalid value'}.`,
+      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${describeFailure(fe.validation)}.`,
     )
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -260,4 +260,32 @@ function toApiError(error: FastifyError | Error): ApiError {
     return new ApiError('BAD_REQUEST', fe.message.slice(0, 300))
   }
   return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error.', { cause: error })
+}
+
+/**
+ * What a failed schema check says, in the caller's terms: the values a choice allows (Ajv
+ * reports each literal of a union as "must be equal to constant"), the field an object does
+ * not take, else Ajv's own message.
+ */
+function describeFailure(errors: NonNullable<FastifyError['validation']>): string {
+  const first = errors[0]
+  if (!first) return 'invalid value'
+  const params = first.params as {
+    allowedValue?: unknown
+    allowedValues?: unknown[]
+    additionalProperty?: string
+  }
+  const allowed =
+    first.keyword === 'enum'
+      ? (params.allowedValues ?? [])
+      : first.keyword === 'const'
+        ? errors
+            .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+            .map((e) => (e.params as { allowedValue?: unknown }).allowedValue)
+        : []
+  if (allowed.length > 0) return `must be one of ${allowed.map(String).join(', ')}`
+  if (first.keyword === 'additionalProperties' && params.additionalProperty !== undefined) {
+    return `${params.additionalProperty.slice(0, 100)} is not a field it takes`
+  }
+  return first.message ?? 'invalid value'
 }

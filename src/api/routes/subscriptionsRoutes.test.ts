@@ -235,7 +235,7 @@ for (const dialect of DIALECTS) {
         [{ ...valid, chain_ids: null }, 'Invalid body parameter chain_ids: must be array.'],
         [{ ...valid, addresses: null }, 'Invalid body parameter addresses: must be array.'],
         [{ ...valid, name: 123 }, 'Invalid body parameter name: must be string.'],
-        [{ ...valid, extra: 1 }, 'Invalid body: must NOT have additional properties.'],
+        [{ ...valid, extra: 1 }, 'Invalid body: extra is not a field it takes.'],
         [
           { type: 'activities' },
           "Invalid body parameter webhook_url: must have required property 'webhook_url'.",
@@ -295,6 +295,14 @@ for (const dialect of DIALECTS) {
         status: 413,
         body: { error: { code: 'PAYLOAD_TOO_LARGE' } },
       })
+      // A choice names what it allows.
+      const deliveries = await call(
+        'GET',
+        `/v1/evm/subscriptions/${body.id}/deliveries?status=bogus`,
+      )
+      expect(deliveries.body.error.message).toMatch(
+        /^Invalid querystring parameter status: must be one of pending, /,
+      )
       expect((await call('GET', '/v1/evm/subscriptions', undefined, 'bogus')).status).toBe(401)
     })
   })
