@@ -32,7 +32,7 @@ export type ChainIndexer = {
 }
 
 /** How long the last head is reported while indexing fails and the node does not answer. */
-export const NODE_HEAD_STALE_MS = 60_000
+const NODE_HEAD_STALE_MS = 60_000
 
 /**
  * One chain's indexer: brings the store to the node's head through the batch pipeline

@@ -29,6 +29,8 @@ export async function runResetChain({
   let release = async () => {}
   try {
     await store.ping()
+    // Held before anything is written, migrations too.
+    if (yes) release = await holdChain(config.database, chainId)
     await store.migrate()
     const checkpoint = await store.getCheckpoint(chainId)
     if (!yes) {
@@ -39,7 +41,6 @@ export async function runResetChain({
       )
       throw new ConfigError('Nothing was deleted: add --yes to reset the chain.')
     }
-    release = await holdChain(config.database, chainId)
     const counts = await deleteChainData({
       store,
       chainId,
