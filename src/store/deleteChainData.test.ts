@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
+import { createAccounts } from '../accounts/createAccounts.ts'
 import { CHAIN_DATA_TABLES, CHAIN_KEPT_TABLES, deleteChainData } from './deleteChainData.ts'
 
 /** Tables with a chain_id column, read from the migrated database itself. */
@@ -95,7 +96,6 @@ for (const dialect of DIALECTS) {
 }
 
 async function createKey(t: TestStore) {
-  const { createAccounts } = await import('../accounts/createAccounts.ts')
   const { info } = await createAccounts({ store: t.store }).createKey({ name: 'k' })
   return info
 }
