@@ -282,6 +282,15 @@ for (const dialect of DIALECTS) {
             ),
           ).toBe(true)
         }
+        // The delivery log says which deliveries a reorg took back.
+        for (const b of before) {
+          const subscription = b.headers['scry-webhook-subscription-id']
+          const log = await api.get(`/v1/evm/subscriptions/${subscription}/deliveries`)
+          const original = log.body.deliveries.find(
+            (d: { id: string }) => d.id === b.headers['scry-webhook-id'],
+          )
+          expect(original).toMatchObject({ reverted: true, removed: false })
+        }
         // What a receiver applying additions and removals holds equals the API after the reorg.
         const net = new Map<string, number>()
         for (const r of receiver.received.filter(

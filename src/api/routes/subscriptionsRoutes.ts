@@ -75,6 +75,10 @@ const DeliverySchema = Type.Object({
   type: Type.String(),
   status: Type.String(),
   removed: Type.Boolean(),
+  reverted: Type.Boolean({
+    description:
+      'A reorg removed its block: its events were sent again as removals (if it went out), and it cannot be redelivered',
+  }),
   event_count: Type.Integer(),
   attempts: Type.Integer(),
   last_status: Type.Optional(Type.Integer()),
@@ -324,6 +328,7 @@ function toDeliveryJson(row: DeliveryRow) {
     type: row.type,
     status: row.status,
     removed: Number(row.removed) === 1,
+    reverted: Number(row.reverted) === 1,
     event_count: Number(row.event_count),
     attempts: Number(row.attempts),
     created_at: time(row.created_at),
