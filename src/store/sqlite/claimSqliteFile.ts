@@ -32,7 +32,7 @@ export function claimSqliteFile(file: string, action: string): SqliteClaim {
         : `Cannot claim the database ${file} (its lock file ${lockFile}): ${error instanceof Error ? error.message : String(error)}.`,
       {
         details: busy
-          ? 'With SQLite one process runs Scry (every role). Stop the other `scry start` or `scry dev` first, or give this one its own --data-dir or --database.'
+          ? 'With SQLite one process runs Scry (every role). Stop the other `scry start` or `scry dev` first, or point this one at another database (--data-dir, or --database where the command takes it).'
           : 'The lock file must be a place this process can write, beside the database.',
         cause: error,
       },
