@@ -4,7 +4,7 @@ import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { applyBatch, type BatchWrite } from './applyBatch.ts'
 import { createRowWriter } from './createRowWriter.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
-import { migrateToLatest } from './migrateToLatest.ts'
+import { migrateToLatest, pendingMigrations } from './migrateToLatest.ts'
 import { databaseDialect, openDatabase } from './openDatabase.ts'
 import { parseDbError } from './parseDbError.ts'
 import { type RevertHook, revertBatches } from './revertBatches.ts'
@@ -82,7 +82,8 @@ export function createStore({
   /**
    * Commands that only read or add to a database `start` or `migrate` made: a SQLite file that
    * is not there, or a database without Scry's tables (an empty PostgreSQL database, a wrong
-   * name in the URL), is an error at `ping` instead of a new, empty Scry database.
+   * name in the URL), is an error at `ping` instead of a new, empty Scry database, and so is
+   * one with migrations pending (they are `migrate`'s and `start`'s to apply).
    */
   mustExist?: boolean
 }): Store {
@@ -126,6 +127,18 @@ export function createStore({
               })
             }
           })
+        if (!mustExist) return
+        // Commands that work beside running servers do not migrate under them.
+        const pending = await pendingMigrations({ db })
+        if (pending.length > 0) {
+          throw new ConfigError(
+            `The database at ${databaseName(url)} needs ${pending.length} migration(s) of this version of Scry: ${pending.join(', ')}.`,
+            {
+              details:
+                'Run `scry migrate` (SQLite: with no `scry start` running on it; PostgreSQL: then restart the servers on this version), or use the Scry version the database was migrated with.',
+            },
+          )
+        }
       }),
     migrate: (options = {}) => guard('migrate', () => migrateToLatest({ db, caps, ...options })),
     getCheckpoint: (chainId) =>

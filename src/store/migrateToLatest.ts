@@ -120,3 +120,13 @@ export async function migrateToLatest({
   }
   return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName) }
 }
+
+/** Names of the migrations this version has that the database has not applied, in order. */
+export async function pendingMigrations({ db }: { db: Kysely<Database> }): Promise<string[]> {
+  const provider: MigrationProvider = {
+    getMigrations: async () =>
+      Object.fromEntries(Object.keys(MIGRATIONS).map((name) => [name, { up: async () => {} }])),
+  }
+  const migrator = new Migrator({ db, provider, migrationTableName: 'scry_migrations' })
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
+}

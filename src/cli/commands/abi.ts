@@ -41,7 +41,6 @@ export async function runAbiAdd({
   const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
-    await store.migrate()
     const existing = await store.db
       .selectFrom('abis')
       .select('name')

@@ -11,6 +11,7 @@ import { testChainConfig } from '../../../test/support/testChain.ts'
 import { systemRoutes } from '../../api/routes/systemRoutes.ts'
 import { tokensRoutes } from '../../api/routes/tokensRoutes.ts'
 import { createStore } from '../../store/createStore.ts'
+import { migrateToLatest, pendingMigrations } from '../../store/migrateToLatest.ts'
 import { sqliteFilePath } from '../../utils/sqliteFilePath.ts'
 import { main } from '../main.ts'
 
@@ -93,6 +94,33 @@ describe('sqlite, end to end', () => {
       expect(result.stderr).toMatch('`scry start` or `scry migrate` creates it.')
     }
     expect(existsSync(dirname(missing))).toBe(false)
+  })
+
+  test('error: a database with migrations pending is refused, and left as it was', async () => {
+    const { url, drop } = await createTestDatabase('sqlite')
+    try {
+      const older = createStore({ url })
+      await migrateToLatest({
+        db: older.db,
+        caps: older.caps,
+        upTo: '0024_postgres_history_alignment',
+      })
+      await older.close()
+      const result = await scryHere(url, 'create', '--name', 'x')
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: The database at ${url} needs 1 migration(s) of this version of Scry: 0025_holder_counts_per_statement.\nRun \`scry migrate\` (SQLite: with no \`scry start\` running on it; PostgreSQL: then restart the servers on this version), or use the Scry version the database was migrated with.\n`,
+      })
+      const after = createStore({ url })
+      expect(await pendingMigrations({ db: after.db })).toEqual([
+        '0025_holder_counts_per_statement',
+      ])
+      expect(await after.db.selectFrom('api_keys').select('id').execute()).toEqual([])
+      await after.close()
+    } finally {
+      await drop()
+    }
   })
 
   // Six `scry keys` processes, each loading the whole CLI (~3.7 s alone on 2 cores, several

@@ -154,7 +154,6 @@ export async function runKeys({
   const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
-    await store.migrate()
     const accounts = createAccounts({ store, cacheMs: 0 })
     switch (action.type) {
       case 'create': {

@@ -28,10 +28,9 @@ export async function runResetChain({
   const store = createStore({ url: config.database, mustExist: true })
   let release = async () => {}
   try {
+    // A database with migrations pending is refused here (`mustExist`): they are migrate's.
     await store.ping()
-    // Held before anything is written, migrations too.
     if (yes) release = await holdChain(config.database, chainId)
-    await store.migrate()
     const checkpoint = await store.getCheckpoint(chainId)
     if (!yes) {
       write(

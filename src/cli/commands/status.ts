@@ -12,7 +12,6 @@ export async function runStatus({ config }: { config: ScryConfig }): Promise<num
   const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
-    await store.migrate()
     const holders = await readIndexerHolders(store)
     const rows = await Promise.all(
       config.chains.map(async (chain) => {
