@@ -155,6 +155,11 @@ export async function runKeys({
   try {
     await store.ping()
     const accounts = createAccounts({ store, cacheMs: 0 })
+    const findKey = async (id: string) => {
+      const known = (await accounts.listKeys()).find((k) => k.id === id)
+      if (!known) throw new KeysError(`No API key with id ${id}.`)
+      return known
+    }
     switch (action.type) {
       case 'create': {
         if (action.accountId !== undefined) {
@@ -232,8 +237,7 @@ export async function runKeys({
         return 0
       }
       case 'revoke': {
-        const known = (await accounts.listKeys()).find((k) => k.id === action.id)
-        if (!known) throw new KeysError(`No API key with id ${action.id}.`)
+        const known = await findKey(action.id)
         if (known.revokedAt !== null) {
           write(`Key ${action.id} was already revoked.\n`)
           return 0
@@ -246,8 +250,7 @@ export async function runKeys({
         if (Object.keys(action.changes).length === 0) {
           throw new KeysError('Nothing to change: give --name, --cu-quota, --rps or --profile.')
         }
-        const known = (await accounts.listKeys()).find((k) => k.id === action.id)
-        if (!known) throw new KeysError(`No API key with id ${action.id}.`)
+        const known = await findKey(action.id)
         if (known.revokedAt !== null) {
           // Its settings apply to nothing; an account quota is changed through a live key.
           throw new KeysError(

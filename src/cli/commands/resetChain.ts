@@ -4,6 +4,7 @@ import { ConfigError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
 import { CHAIN_DATA_TABLES, deleteChainData } from '../../store/deleteChainData.ts'
 import { leaseKey } from '../../store/leaseKey.ts'
+import { databaseDialect } from '../../store/openDatabase.ts'
 import { claimSqliteFile } from '../../store/sqlite/claimSqliteFile.ts'
 import { sqliteFilePath } from '../../utils/sqliteFilePath.ts'
 
@@ -60,7 +61,7 @@ export async function runResetChain({
 
 /** Makes sure no indexer writes the chain while it is reset; resolves to the release. */
 async function holdChain(database: string, chainId: number): Promise<() => Promise<void>> {
-  if (!/^postgres(ql)?:\/\//i.test(database)) {
+  if (databaseDialect(database) === 'sqlite') {
     // SQLite: one process runs every chain; none may be running on the file.
     const claim = claimSqliteFile(sqliteFilePath(database), '`scry reset-chain`')
     return async () => claim.release()

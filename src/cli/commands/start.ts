@@ -2,6 +2,7 @@ import type { ScryConfig } from '../../config/types.ts'
 import { ConfigError } from '../../internal/errors.ts'
 import { createLogger } from '../../internal/logger.ts'
 import { createStore } from '../../store/createStore.ts'
+import { databaseDialect } from '../../store/openDatabase.ts'
 import { readAutovacuum } from '../../store/readAutovacuum.ts'
 import { claimSqliteFile, type SqliteClaim } from '../../store/sqlite/claimSqliteFile.ts'
 import { sqliteFilePath } from '../../utils/sqliteFilePath.ts'
@@ -35,7 +36,7 @@ export async function runStart({
         'Give at least one RPC source: --rpc <chainId>=<url>, SCRY_RPC_<chainId>, or chains.<id>.rpc in the config file (SVM: --rpc solana=<url>, SCRY_RPC_SOLANA, svm.solana.rpc). An API process needs the chains too (it reads their nodes for some answers): give every process the same configuration.',
     })
   }
-  const isPostgres = /^postgres(ql)?:\/\//i.test(config.database)
+  const isPostgres = databaseDialect(config.database) === 'postgres'
   if (!isPostgres && roles.size < ROLES.length) {
     // SQLite has one writer and no row locks: a second indexer or delivery worker on the same
     // file would write or deliver twice.
