@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
       expect((await call('GET', `/v1/evm/subscriptions/${id}`)).status).toBe(404)
     })
 
-    test('behavior: a body-less request that says Content-Type: application/json (as many clients do on every request) is answered as without it', async () => {
+    test('behavior: a body-less request that says Content-Type: application/json (as many clients do on every request) is answered as without it; rotate-secret and redeliver refuse body fields', async () => {
       const json = (method: string, path: string) =>
         fetch(`${api.url}${path}`, {
           method,
@@ -118,6 +118,21 @@ for (const dialect of DIALECTS) {
       const rotated = await json('POST', `/v1/evm/subscriptions/${id}/rotate-secret`)
       expect(rotated.status).toBe(200)
       expect(((await rotated.json()) as { secret: string }).secret).toMatch(/\S{16,}/)
+      // `{}` is no input too; fields are refused, not ignored (a secret of one's own is not set).
+      expect((await call('POST', `/v1/evm/subscriptions/${id}/rotate-secret`, {})).status).toBe(200)
+      const own = await call('POST', `/v1/evm/subscriptions/${id}/rotate-secret`, { secret: 'x' })
+      expect(own).toMatchObject({
+        status: 400,
+        body: {
+          error: {
+            code: 'BAD_REQUEST',
+            message: 'Invalid body: rotate-secret takes no body (send none, or {}).',
+          },
+        },
+      })
+      const redeliver = `/v1/evm/subscriptions/${id}/deliveries/x/redeliver`
+      expect((await call('POST', redeliver, [1])).status).toBe(400)
+      expect((await call('POST', redeliver, {})).status).toBe(404)
       expect((await json('DELETE', `/v1/evm/subscriptions/${id}`)).status).toBe(204)
       expect((await json('DELETE', `/v1/evm/subscriptions/${id}`)).status).toBe(404)
       // A verb that needs a body still says what is missing, in the documented shape.

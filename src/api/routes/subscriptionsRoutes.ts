@@ -91,6 +91,17 @@ const DeliverySchema = Type.Object({
 const IdParams = Type.Object({ id: SubscriptionId })
 
 /**
+ * rotate-secret and redeliver take no input but their path: a body with fields (a secret of
+ * one's own, a different target) is refused rather than silently ignored. No body, `{}` and
+ * an empty body sent with `Content-Type: application/json` pass.
+ */
+function refuseBodyFields(body: unknown, verb: string): void {
+  if (body === undefined || body === null) return
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return
+  throw new ApiError('BAD_REQUEST', `Invalid body: ${verb} takes no body (send none, or {}).`)
+}
+
+/**
  * Webhook subscriptions (spec/decisions.md "Subscriptions and webhooks"): CRUD under
  * /v1/evm/subscriptions, plus secret rotation and the delivery log with redelivery of failed
  * deliveries. Scoped to the caller's account (another account's id is 404); 0 CU.
@@ -223,6 +234,7 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (request, reply) => {
+      refuseBodyFields(request.body, 'rotate-secret')
       await meterRequest({ ctx, request, reply, cost: 0 })
       const sub = await subscriptions.rotateSecret({
         accountId: accountOf(request),
@@ -291,6 +303,7 @@ export const subscriptionsRoutes: RouteModule = async (app, ctx) => {
       },
     },
     async (request, reply) => {
+      refuseBodyFields(request.body, 'redeliver')
       await meterRequest({ ctx, request, reply, cost: 0 })
       const result = await subscriptions.redeliver({
         accountId: accountOf(request),
