@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module'
-import { Command, CommanderError, InvalidArgumentError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { CHAIN_FIELDS } from '../config/fields.ts'
 import { isDebugEnabled } from '../config/isDebugEnabled.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
 import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
+import { ConfigError } from '../internal/errors.ts'
 import { runAbiAdd } from './commands/abi.ts'
 import { addKeysCommand, type KeysAction, runKeys } from './commands/keys.ts'
 import { runMigrate } from './commands/migrate.ts'
@@ -12,7 +13,7 @@ import { runStart } from './commands/start.ts'
 import { runStatus } from './commands/status.ts'
 import { listenForShutdown } from './listenForShutdown.ts'
 import { parseDevChains } from './parseDevChains.ts'
-import { parseRoles, ROLES } from './parseRoles.ts'
+import { parseRoles, ROLES, type Role } from './parseRoles.ts'
 import { reportError } from './reportError.ts'
 
 /** Where the CLI writes; tests pass their own. */
@@ -93,13 +94,16 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
           write: io.out,
         })
       }
-      case 'start':
+      case 'start': {
+        const roles = parseRoles(role as string[] | undefined)
+        refuseUnreadFlags(options, roles)
         return await runStart({
           config,
           signal: shutdown!.signal,
-          roles: parseRoles(role as string[] | undefined),
+          roles,
           ...(typeof chains === 'string' ? { chains } : {}),
         })
+      }
       case 'migrate':
         return await runMigrate({ config })
       case 'status':
@@ -213,6 +217,8 @@ const CONFIG_OPTIONS: readonly {
   flags: string
   description: string
   on: readonly ConfigCommand[]
+  /** The `scry start --role`s whose process reads the setting (absent: every role). */
+  readBy?: readonly Role[]
 }[] = [
   {
     flags: '--config <path>',
@@ -228,6 +234,7 @@ const CONFIG_OPTIONS: readonly {
     flags: '--database-read <url>',
     description: 'postgres:// URL of a read replica: API answers are read from it (default: none)',
     on: ['start'],
+    readBy: ['api'],
   },
   {
     flags: '--data-dir <path>',
@@ -236,44 +243,85 @@ const CONFIG_OPTIONS: readonly {
   },
   ...(
     [
-      ['--host <host>', 'address to listen on (default: 127.0.0.1)'],
-      ['--port <port>', 'port to listen on (default: 8080)'],
-      ['--log-level <level>', `${LOG_LEVELS.join(', ')} (default: info)`],
-      ['--tls-cert <path>', 'PEM certificate: serve HTTPS (with --tls-key)'],
-      ['--tls-key <path>', 'PEM private key for --tls-cert'],
+      ['--host <host>', 'address to listen on (default: 127.0.0.1)', ['api']],
+      ['--port <port>', 'port to listen on (default: 8080)', ['api']],
+      ['--log-level <level>', `${LOG_LEVELS.join(', ')} (default: info)`, ROLES],
+      ['--tls-cert <path>', 'PEM certificate: serve HTTPS (with --tls-key)', ['api']],
+      ['--tls-key <path>', 'PEM private key for --tls-cert', ['api']],
       [
         '--trust-proxy <true|false>',
         'behind a TLS proxy that sets X-Forwarded-Proto (default: false)',
+        ['api'],
       ],
-      ['--auth-header-alias <names>', 'extra header names for the API key, comma-separated'],
+      [
+        '--auth-header-alias <names>',
+        'extra header names for the API key, comma-separated',
+        ['api'],
+      ],
       [
         '--response-profile <default|sim>',
         'answer shape for keys without their own profile (default: default)',
+        ['api'],
       ],
       [
         '--ready-max-lag-blocks <n>',
         '/ready answers 503 when every chain is more blocks than this behind its node (default: off)',
+        ['api'],
       ],
-      ['--redis <url>', 'redis:// URL to share rate-limit counters between API replicas'],
-      ['--ipfs-gateway <url>', 'gateway for ipfs:// NFT metadata (default: https://ipfs.io/ipfs/)'],
+      ['--redis <url>', 'redis:// URL to share rate-limit counters between API replicas', ['api']],
+      [
+        '--ipfs-gateway <url>',
+        'gateway for ipfs:// NFT metadata (default: https://ipfs.io/ipfs/)',
+        ['indexer'],
+      ],
       [
         '--nft-allow-private-fetch <true|false>',
         'let NFT metadata fetches reach private addresses (default: false)',
+        ['indexer'],
       ],
-      ['--webhooks-allow-http <true|false>', 'accept http:// webhook URLs (default: false)'],
+      [
+        '--webhooks-allow-http <true|false>',
+        'accept http:// webhook URLs (default: false)',
+        ['api', 'webhooks'],
+      ],
       [
         '--webhooks-allow-private-addresses <true|false>',
         'accept webhook URLs on private, loopback or link-local addresses (default: false)',
+        ['api', 'webhooks'],
       ],
-      ['--webhooks-concurrency <n>', 'webhook deliveries in flight per process (default: 4)'],
+      [
+        '--webhooks-concurrency <n>',
+        'webhook deliveries in flight per process (default: 4)',
+        ['webhooks'],
+      ],
     ] as const
-  ).map(([flags, description]) => ({
+  ).map(([flags, description, readBy]) => ({
     flags,
     description,
     // What a running server reads: `scry dev` runs one on its own chains and database.
     on: ['dev', 'start'] as const,
+    readBy,
   })),
 ]
+
+/**
+ * A flag none of the process's roles reads is a mistake, not a no-op: `--role indexer --port
+ * 9100` listens nowhere. (Settings from a config file or the environment are shared by every
+ * process of a deployment, so only the command line is checked.)
+ */
+function refuseUnreadFlags(options: Record<string, unknown>, roles: ReadonlySet<Role>): void {
+  for (const { flags, readBy } of CONFIG_OPTIONS) {
+    if (!readBy || readBy.some((r) => roles.has(r))) continue
+    const option = new Option(flags)
+    if (options[option.attributeName()] === undefined) continue
+    throw new ConfigError(
+      `${option.long} is read by the ${readBy.join(' or ')} role, which this process does not run (--role ${[...roles].join(',')}).`,
+      {
+        details: `Drop the flag from this process, or give it to the process that runs ${readBy.join(' or ')}.${readBy.includes('api') ? ' Only API processes listen on a port.' : ''}`,
+      },
+    )
+  }
+}
 
 function addConfigOptions(command: Command, name: ConfigCommand): Command {
   for (const option of CONFIG_OPTIONS)

@@ -148,6 +148,26 @@ describe('scry CLI', () => {
     noStack(r.stderr)
   })
 
+  test('error: a flag no role of the process reads (--port on an indexer) is refused', async () => {
+    const common = ['--rpc', `8453=${anvil.rpcUrl}`, '--database', join(dir, 'f.sqlite')]
+    const r = await scry(['start', '--role', 'indexer', '--port', '9100', ...common])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(
+      /^error: --port is read by the api role, which this process does not run \(--role indexer\)\.\nDrop the flag from this process, or give it to the process that runs api\. Only API processes listen on a port\./,
+    )
+    noStack(r.stderr)
+    // A flag one of its roles reads passes this check (and meets the next: SQLite).
+    const ok = await scry([
+      'start',
+      '--role',
+      'indexer',
+      '--ipfs-gateway',
+      'https://g.example/',
+      ...common,
+    ])
+    expect(ok.stderr).toMatch(/^error: Splitting roles needs PostgreSQL\./)
+  })
+
   test('error: a second process on a SQLite database another one runs is refused', async () => {
     // The first runs on the file `scry dev --data-dir dev` uses, so dev can be tried too.
     const database = join(dir, 'dev', 'dev.sqlite')
