@@ -251,6 +251,41 @@ for (const dialect of DIALECTS) {
       `)
     })
 
+    test('args: an empty chains value is the default, with its warning where Solana is off; unknown parameters are named', async () => {
+      const wallet = chainOf('solana').world.wallets[0]
+      const named = await api.get(`/beta/svm/balances/${wallet}?chain_ids=1&chains=solana`)
+      expect(named.body.warnings).toEqual([
+        expect.objectContaining({ code: 'UNKNOWN_PARAMETERS', parameters: ['chain_ids'] }),
+      ])
+      const eclipseOnly = await createTestApi({
+        store: t.store,
+        chains: [],
+        overrides: { svm: new Map([['eclipse', svm.get('eclipse')!]]) },
+      })
+      try {
+        const unsupported = {
+          code: 'UNSUPPORTED_CHAINS',
+          message: 'Not enabled on this instance: solana.',
+          chains: ['solana'],
+        }
+        for (const query of ['', '?chains=', '?chains=,', '?chains=SOLANA']) {
+          const res = await eclipseOnly.get(`/beta/svm/balances/${wallet}${query}`)
+          expect(res.body, query).toEqual({
+            processing_time_ms: expect.any(Number),
+            wallet_address: wallet,
+            balances_count: 0,
+            balances: [],
+            warnings: [unsupported],
+          })
+        }
+        // `all` means the enabled ones: no warning.
+        const all = await eclipseOnly.get(`/beta/svm/balances/${wallet}?chains=all`)
+        expect(all.body.warnings).toBeUndefined()
+      } finally {
+        await eclipseOnly.close()
+      }
+    })
+
     test('behavior: balance pages cover the list once', async () => {
       const wallet = chainOf('solana').world.wallets[0]
       const full = await api.get(`/beta/svm/balances/${wallet}?chains=all`)
@@ -270,7 +305,12 @@ for (const dialect of DIALECTS) {
     })
 
     test('error: an unparseable address is a 400 with {message}', async () => {
-      for (const address of ['not-an-address', `0x${'ab'.repeat(20)}`, `O0Il${'1'.repeat(40)}`]) {
+      for (const address of [
+        'not-an-address',
+        `0x${'ab'.repeat(20)}`,
+        `O0Il${'1'.repeat(40)}`,
+        '1'.repeat(300),
+      ]) {
         const res = await api.get(`/beta/svm/balances/${address}`)
         expect(res.status).toBe(400)
         expect(Object.keys(res.body)).toEqual(['message'])

@@ -18,10 +18,8 @@ const BALANCES_LIMIT = { fallback: 1000, max: 1000 }
 const TRANSACTIONS_LIMIT = { fallback: 100, max: 100 }
 const TRANSACTIONS_COST = 1
 
-const SvmAddressParam = Type.String({
-  maxLength: 200,
-  description: 'SVM address: base58 of 32 bytes',
-})
+// No maxLength: parseAddress refuses any length but 32–44 with the one documented message.
+const SvmAddressParam = Type.String({ description: 'SVM address: base58 of 32 bytes' })
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()])
@@ -51,6 +49,8 @@ const SvmWarningSchema = Type.Object({
   code: Type.String(),
   message: Type.String(),
   chains: Type.Optional(Type.Array(Type.String())),
+  /** UNKNOWN_PARAMETERS (warnUnknownParameters): the names ignored. */
+  parameters: Type.Optional(Type.Array(Type.String())),
 })
 type SvmWarning = { code: string; message: string; chains?: string[] }
 
@@ -216,9 +216,10 @@ function parseAddress(text: string): string {
 }
 
 /**
- * `chains`: `solana`, `eclipse`, `all` (comma-separated; duplicates collapse); default
- * `solana`. A chain this instance has no node for is left out with an `UNSUPPORTED_CHAINS`
- * warning; anything else → 400.
+ * `chains`: `solana`, `eclipse`, `all` (comma-separated, any case; duplicates and empty entries
+ * collapse); default (also for an empty value) `solana`. A chain this instance has no node for
+ * is left out with an `UNSUPPORTED_CHAINS` warning (not when only `all` was asked: it means
+ * the enabled ones); anything else → 400.
  */
 function parseChains(
   ctx: ApiContext,
@@ -246,7 +247,7 @@ function parseChains(
   const chains = ordered.filter((name) => ctx.svm.has(name))
   const unsupported = ordered.filter((name) => !ctx.svm.has(name))
   const warnings: SvmWarning[] =
-    unsupported.length > 0 && !(input !== undefined && words.every((w) => w === 'all'))
+    unsupported.length > 0 && !(words.length > 0 && words.every((w) => w === 'all'))
       ? [
           {
             code: 'UNSUPPORTED_CHAINS',
