@@ -87,7 +87,16 @@ async function activity(token: Address) {
   await tokenCall(token, 0, 'mint', [accounts[1]!.address, 1000n])
   await tokenCall(token, 1, 'transfer', [accounts[2]!.address, 300n])
   await tokenCall(token, 2, 'approve', [accounts[3]!.address, 200n])
-  await tokenCall(token, 3, 'transferFrom', [accounts[2]!.address, accounts[4]!.address, 150n])
+  // Transfers of nothing (address poisoning): 4 neither acquires the token before the 150
+  // it gets next, nor sends it when a stranger moves 0 of its tokens.
+  const zeroIn = await tokenCall(token, 3, 'transfer', [accounts[4]!.address, 0n])
+  const received = await tokenCall(token, 3, 'transferFrom', [
+    accounts[2]!.address,
+    accounts[4]!.address,
+    150n,
+  ])
+  await tokenCall(token, 0, 'transferFrom', [accounts[4]!.address, accounts[0]!.address, 0n])
+  return { zeroIn: zeroIn.blockNumber, received: received.blockNumber }
 }
 
 for (const dialect of DIALECTS) {
@@ -113,7 +122,8 @@ for (const dialect of DIALECTS) {
     test('default: balances, supply and allowances equal the node', async () => {
       t = await createTestStore(dialect)
       const token = await deployToken()
-      await activity(token)
+      const blocks = await activity(token)
+      expect(blocks.received).toBeGreaterThan(blocks.zeroIn)
       const indexer = createChainIndexer({
         chain: testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl], batchSize: 3 }),
         store: t.store,
@@ -140,6 +150,14 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(holder.has_initiated_transfer).toBe(1)
       expect(holder.first_acquired_time).toBeTypeOf('number')
+      const poisoned = await t.store.db
+        .selectFrom('token_balances')
+        .selectAll()
+        .where('address', '=', accounts[4]!.address.toLowerCase())
+        .where('token', '=', token.toLowerCase())
+        .executeTakeFirstOrThrow()
+      expect(poisoned.has_initiated_transfer).toBe(0)
+      expect(poisoned.first_acquired_block).toBe(Number(blocks.received))
     })
 
     test('behavior: a startBlock lowered on a database that began later is said at start, not filled in', async () => {

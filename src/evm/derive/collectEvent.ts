@@ -117,16 +117,19 @@ function recordErc20({
   }
   const supply = touched.supplyFlow.get(token) ?? { minted: 0n, burned: 0n }
   touched.supplyFlow.set(token, supply)
+  // A transfer of nothing neither sends nor acquires: anyone may log `transferFrom(victim, me,
+  // 0)`, and a wallet must not look as if it had sent or held the token for it (address
+  // poisoning). The holder is still touched, so its balance is read again.
   if (from === ZERO_ADDRESS) supply.minted += value
   else {
     const f = flow(from)
     f.outflow += value
-    f.sent = true
+    if (value > 0n) f.sent = true
   }
   if (to === ZERO_ADDRESS) supply.burned += value
   else {
     const f = flow(to)
     f.inflow += value
-    f.firstIn ??= { block: blockNumber, time }
+    if (value > 0n) f.firstIn ??= { block: blockNumber, time }
   }
 }
