@@ -2,6 +2,7 @@ import { DEFI_PROBE_CALLS } from '../defi/probeDefiTokens.ts'
 import { probeNewTokens } from '../defi/probeNewTokens.ts'
 import { planApprovalChanges } from '../evm/approvals/planApprovalChanges.ts'
 import { deriveState } from '../evm/derive/deriveState.ts'
+import { fillApprovalAssetTypes } from '../evm/derive/fillApprovalAssetTypes.ts'
 import { readBatchState } from '../evm/read/readBatchState.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address } from '../evm/types.ts'
@@ -117,6 +118,10 @@ export async function prepareBatch({
     ...sig,
   })
   const approvals = approvalPlan.finish(alongside.slice(0, approvalPlan.calls.length))
+  fillApprovalAssetTypes(
+    rows.activity,
+    (token) => loaded.tokens.get(token)?.standard ?? touched.standards.get(token),
+  )
   const changes = deriveState({ chainId, fromBlock, toBlock, touched, loaded, reads })
   const decimals = new Map<Address, number>()
   for (const [address, t] of loaded.tokens)

@@ -137,6 +137,20 @@ describe('approvals', () => {
         expect(first.tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
         expect(first.block_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/)
 
+        // An operator approval's activity item says its token's standard (ApprovalForAll is
+        // one event in ERC721 and ERC1155), so the asset_type filter finds it.
+        const operator = before.listed.find((l) => l.item.type === 'approval_for_all')!
+        const [owner, token] = operator.key.split('|')
+        const standard = String(operator.item.token_standard).toLowerCase()
+        expect(['erc721', 'erc1155']).toContain(standard)
+        const approvesOf = async (query: string) =>
+          (
+            await api.get(`/v1/evm/activity/${owner}?activity_type=approve&${query}&limit=1000`)
+          ).body.activity.filter((a: any) => a.token_address === token)
+        const unfiltered = await approvesOf('chain_ids=1')
+        expect(unfiltered.length).toBeGreaterThan(0)
+        expect(await approvesOf(`asset_type=${standard}`)).toEqual(unfiltered)
+
         // The answer says at which block it was read, as /v1/status does.
         const status = await api.get('/v1/status')
         const one = await api.get(`/v1/evm/approvals/${w.wallets[0]!.address}?chain_ids=1`)
