@@ -12,8 +12,10 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { compareWithNode } from '../../test/support/compareWithNode.ts'
 import { createMethodFilterProxy } from '../../test/support/createMethodFilterProxy.ts'
+import { createTestApi } from '../../test/support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { runIndexer, testChainConfig } from '../../test/support/testChain.ts'
+import { resolveCatalogue } from '../chains/resolveCatalogue.ts'
 import { type CompiledContracts, compileContracts } from '../dev/compileContracts.ts'
 import { type Anvil, startAnvil } from '../dev/startAnvil.ts'
 import { createRpcClient, type RpcClient } from '../evm/rpc/createRpcClient.ts'
@@ -60,8 +62,12 @@ async function deployToken(): Promise<Address> {
     chain: null,
   })
   const receipt = await client.waitForTransactionReceipt({ hash })
+  deployedBy.set(receipt.contractAddress as Address, hash)
   return receipt.contractAddress as Address
 }
+
+/** The deployment transaction of each token `deployToken` made. */
+const deployedBy = new Map<Address, `0x${string}`>()
 
 async function tokenCall(token: Address, from: number, functionName: string, args: unknown[]) {
   const hash = await client.wallet.writeContract({
@@ -158,6 +164,52 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(poisoned.has_initiated_transfer).toBe(0)
       expect(poisoned.first_acquired_block).toBe(Number(blocks.received))
+    })
+
+    test('behavior: a failed transaction is a call item that moved nothing; a deployment is a call to its new contract', async () => {
+      t = await createTestStore(dialect)
+      const token = await deployToken()
+      // A payment the token contract refuses (it has no payable function): mined, reverted.
+      const failed = await send({
+        account: accounts[1]!,
+        to: token,
+        value: parseEther('2'),
+        gas: 100_000n,
+        chain: null,
+      })
+      expect(failed.status).toBe('reverted')
+      const chain = testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl], batchSize: 3 })
+      const run = runIndexer({
+        indexer: createChainIndexer({ chain, store: t.store, logger: testLogger() }),
+        store: t.store,
+      })
+      const api = await createTestApi({
+        store: t.store,
+        chains: [chain],
+        overrides: { catalogue: resolveCatalogue([{ chainId: 31337, name: 'local' }]) },
+      })
+      try {
+        await run.synced({ block: Number(failed.blockNumber) })
+        const itemOf = async (wallet: Address, hash: string) =>
+          (
+            await api.get(`/v1/evm/activity/${wallet}?chain_ids=31337&limit=100`)
+          ).body.activity.filter((a: any) => a.tx_hash === hash)
+        expect(await itemOf(accounts[1]!.address, failed.transactionHash)).toEqual([
+          expect.objectContaining({
+            type: 'call',
+            to: token.toLowerCase(),
+            value: '0',
+            tx_value: parseEther('2').toString(),
+          }),
+        ])
+        const deployment = await client.getTransactionReceipt({ hash: deployedBy.get(token)! })
+        expect(await itemOf(accounts[0]!.address, deployment.transactionHash)).toEqual([
+          expect.objectContaining({ type: 'call', to: token.toLowerCase(), value: '0' }),
+        ])
+      } finally {
+        await api.close()
+        await run.stop()
+      }
     })
 
     test('behavior: a startBlock lowered on a database that began later is said at start, not filled in', async () => {

@@ -273,10 +273,26 @@ for (const dialect of DIALECTS) {
         100,
       )
       expect(calls.length).toBeGreaterThan(0)
+      // Each of its deployments (no value sent) is a call item to the new contract, without
+      // a function (the input is init code); every other call names its selector.
+      const deployments = nodeTxs.filter(
+        (tx) => tx.to === null && tx.from.toLowerCase() === deployer.toLowerCase(),
+      )
+      expect(deployments.length).toBeGreaterThan(0)
+      const created = new Map<string, string>()
+      for (const tx of deployments) {
+        const receipt = await client.getTransactionReceipt({ hash: tx.hash })
+        created.set(tx.hash, String(receipt.contractAddress).toLowerCase())
+      }
       for (const item of calls) {
         expect(item.type).toBe('call')
-        expect(item.function.selector).toMatch(/^0x[0-9a-f]{8}$/)
+        if (created.has(item.tx_hash)) {
+          expect(item).toMatchObject({ to: created.get(item.tx_hash), value: '0' })
+          expect(item.function).toBeUndefined()
+          expect(item.tx_to).toBeUndefined()
+        } else expect(item.function.selector).toMatch(/^0x[0-9a-f]{8}$/)
       }
+      expect(calls.filter((c) => created.has(c.tx_hash)).length).toBe(deployments.length)
       const mint = calls.find((c) => c.function.selector === '0x40c10f19')
       expect(mint.function).toMatchObject({ name: 'mint', signature: 'mint(address,uint256)' })
       expect(mint.function.inputs.map((i: any) => i.name)).toEqual(['to', 'amount'])

@@ -268,11 +268,15 @@ export function deriveHistory({
           token_id: fields.tokenId === null ? null : toU256(fields.tokenId),
         })
       }
-      if (tx.to && tx.input !== '0x' && !itemsFor.has(tx.from)) {
+      // The sender's `call` item when nothing else names it: a call with calldata, a
+      // deployment (to its new contract, no selector: the input is init code), or a failed
+      // transaction of any kind. A failed one moved nothing, so its item's value is 0
+      // (`tx_value` keeps what was sent).
+      if ((tx.to === null || tx.input !== '0x' || !tx.success) && !itemsFor.has(tx.from)) {
         item(tx.from, 'call', {
-          to_address: tx.to,
-          value: toU256(tx.value),
-          function_selector: tx.input.slice(0, 10),
+          to_address: tx.to ?? tx.contractAddress,
+          value: tx.success ? txValue : toU256(0n),
+          function_selector: tx.to === null ? null : tx.input.slice(0, 10),
         })
       }
 
