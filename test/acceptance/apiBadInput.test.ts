@@ -206,12 +206,14 @@ function limitCases(max: number, min: 0 | 1): Case[] {
     { value: String(max + 1), status: OK },
     { value: '18446744073709551616', status: OK },
     { value: '99999999999999999999', status: OK },
-    // Coerced by the validator to a number; either answer is acceptable, never a 5xx.
-    { value: '1e400', status: [200, 400] },
-    { value: 'Infinity', status: [200, 400] },
-    { value: '1e2', status: [200, 400] },
-    { value: '0x10', status: [200, 400] },
-    { value: '%201', status: [200, 400] },
+    // Not an integer in digits (decisions.md: "not an integer → 400"), though a number.
+    { value: '1e400', status: BAD_400 },
+    { value: 'Infinity', status: BAD_400 },
+    { value: '1e2', status: BAD_400 },
+    { value: '0x10', status: BAD_400 },
+    { value: '%201', status: BAD_400 },
+    { value: '%2B5', status: BAD_400 },
+    { value: '5.0', status: BAD_400 },
   ]
 }
 
@@ -415,9 +417,11 @@ const PATH_CASES: Record<PathKind, Case[]> = {
     { value: '%00', status: BAD_400 },
     { value: 'a'.repeat(300), status: BAD_400 },
     { value: '2', status: [404] },
-    { value: '18446744073709551616', status: [400, 404] },
-    { value: '99999999999999999999', status: [400, 404] },
-    { value: '1e400', status: [400, 404] },
+    { value: '18446744073709551616', status: BAD_400 },
+    { value: '99999999999999999999', status: BAD_400 },
+    { value: '1e400', status: BAD_400 },
+    { value: '1.0', status: BAD_400 },
+    { value: '01', status: [200, 404] },
   ],
   holdersToken: [
     { value: '0x1234', status: BAD_400 },
@@ -775,6 +779,19 @@ for (const dialect of DIALECTS)
           const res = await send('GET', `/v1/evm/balances/${valid.wallet}?chain_ids=1&${q}`)
           expect(problems(res), q).toEqual([])
           expect([200, 400], q).toContain(res.status)
+        }
+      })
+
+      test('error: a parameter that takes one value, given twice, says so', async () => {
+        for (const [q, name] of [
+          ['chain_ids=1&limit=1&limit=2', 'limit'],
+          ['chain_ids=1&chain_ids=8453', 'chain_ids'],
+        ]) {
+          const res = await send('GET', `/v1/evm/transactions/${valid.wallet}?${q}`)
+          expect(res.status, q).toBe(400)
+          expect(res.body.error.message, q).toBe(
+            `Invalid querystring parameter ${name}: must be given once.`,
+          )
         }
       })
     })

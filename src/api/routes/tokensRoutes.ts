@@ -153,7 +153,11 @@ export const tokensRoutes: RouteModule = (app, ctx) => {
       schema: {
         summary: 'Holders of an ERC20 token, highest balance first',
         params: Type.Object({
-          chain_id: Type.Integer({ minimum: 1, description: 'Numeric chain id' }),
+          chain_id: Type.Integer({
+            minimum: 1,
+            maximum: Number.MAX_SAFE_INTEGER,
+            description: 'Numeric chain id',
+          }),
           address: AddressParam,
         }),
         querystring: Type.Object({
