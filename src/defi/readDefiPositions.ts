@@ -81,7 +81,9 @@ export async function readDefiPositions({
     if (!step.done)
       throw new BaseError(`The ${candidates[i]!.type} reader asks for a third round of calls.`)
     const outcome = plausible(step.value)
-    if (outcome.ok) positions.push(outcome.position)
+    if (outcome.ok && isClosed(outcome.position))
+      skipped.push({ candidate: candidates[i]!, reason: 'closed' })
+    else if (outcome.ok) positions.push(outcome.position)
     else skipped.push({ candidate: candidates[i]!, reason: outcome.reason })
   }
   return { positions, skipped }
@@ -106,6 +108,19 @@ function startRead(candidate: DefiCandidate): PositionRead {
       throw new Error(`Unknown candidate type ${(never as { type: string }).type}.`)
     }
   }
+}
+
+/**
+ * A V3 or V4 position NFT whose liquidity was all withdrawn and collected: the NFT stays
+ * with its owner unless burned, but it holds and earns nothing (active LPs keep many).
+ */
+function isClosed(position: DefiPosition): boolean {
+  return (
+    (position.type === 'uniswap_v3' || position.type === 'uniswap_v4') &&
+    position.liquidity === 0n &&
+    position.fees0 === 0n &&
+    position.fees1 === 0n
+  )
 }
 
 /** Drops positions whose amounts no real balance reaches (hostile tokens and vaults). */

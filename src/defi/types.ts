@@ -183,11 +183,8 @@ export type DefiPosition =
  * `checkVaultConsistency`), `out_of_range` (invalid ticks or an amount of 2^128 or more).
  */
 export type SkipReason =
-  | 'read_failed'
-  | 'unknown_factory'
-  | 'not_owner'
-  | 'inconsistent_vault'
-  | 'out_of_range'
+  /** An LP NFT with no liquidity and nothing to collect: kept by its owner, holding nothing. */
+  'closed' | 'read_failed' | 'unknown_factory' | 'not_owner' | 'inconsistent_vault' | 'out_of_range'
 
 export type PositionOutcome =
   | { ok: true; position: DefiPosition }

@@ -1,6 +1,7 @@
 import { type Abi, type Address, maxUint256, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { parseBlockNumbers } from '../../src/api/blockNumbersHeader.ts'
+import { readDefiCandidates } from '../../src/api/defi/readDefiCandidates.ts'
 import type { ChainConfig } from '../../src/config/types.ts'
 import { probeStoredTokens } from '../../src/defi/probeStoredTokens.ts'
 import { anvilAccounts } from '../../src/dev/anvilAccounts.ts'
@@ -458,6 +459,19 @@ test('behavior: supported-protocols lists the aave_v2 and aave_v3 families', asy
         chains: [{ chain_id: CHAIN_ID, chain_name: 'ethereum', status: 'stable' }],
         sub_protocols: [`AaveV${version}`],
       })
+  }
+})
+
+test('behavior: past the cap, debt is kept first (leaving it out would overstate the wallet)', async () => {
+  for (const { side } of sides) {
+    const { db } = side.store.store
+    const wallet = carol.toLowerCase() as Address
+    const all = await readDefiCandidates({ db, chain, wallet, limit: 100 })
+    const debts = all.candidates.filter((c) => c.type === 'aave' && c.kind === 'vdebt')
+    expect(debts.length).toBe(3)
+    expect(all.candidates.length).toBeGreaterThan(debts.length)
+    const capped = await readDefiCandidates({ db, chain, wallet, limit: debts.length })
+    expect(capped).toEqual({ candidates: debts, total: all.total })
   }
 })
 

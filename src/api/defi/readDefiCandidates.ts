@@ -21,8 +21,9 @@ const AAVE_KINDS = new Map<DefiTokenKind, { version: AaveVersion; kind: AaveKind
  * `unlistedVaults` is `off`) a vault found at ingest (`defi_tokens` erc4626, primary key), but
  * never a vault of `deniedVaults`, or an Aave token of one of the chain's Aave V2 or V3 pools
  * (`defi_tokens` aave kinds, its pool configured), and its `nft_holdings` rows of the chain's
- * V3 position managers and V4 PositionManagers. At most `limit`, in (type, address, token id)
- * order; `total` counts all.
+ * V3 position managers and V4 PositionManagers. At most `limit`: Aave debt, Aave deposits,
+ * Lido, vaults, V2 pairs, then V3 and V4 NFTs (each by address, NFTs by token id), so a cap
+ * leaves out LP NFTs before anything else; `total` counts all.
  */
 export async function readDefiCandidates({
   db,
@@ -127,7 +128,44 @@ export async function readDefiCandidates({
 
   const vaultRows = listedRows.filter((r) => vaults.includes(r.token as Address))
   const lidoRows = listedRows.filter((r) => lidoKinds.has(r.token as Address))
+  // Past the cap the last kinds are left out: debt first (leaving it out would overstate the
+  // wallet), then the fungible positions, and LP NFTs last (an active LP keeps hundreds).
+  const aaveRows = [...aave].sort(
+    (a, b) =>
+      Number(AAVE_KINDS.get(b.kind)?.kind === 'vdebt') -
+      Number(AAVE_KINDS.get(a.kind)?.kind === 'vdebt'),
+  )
   const candidates: DefiCandidate[] = [
+    ...aaveRows.flatMap((r): DefiCandidate[] => {
+      // The version is the pool's own answer at ingest (`probeAaveTokens`), not config's.
+      const token = AAVE_KINDS.get(r.kind)
+      return token && r.underlying
+        ? [
+            {
+              type: 'aave',
+              version: token.version,
+              owner: wallet,
+              token: r.token as Address,
+              kind: token.kind,
+              pool: r.pool as Address,
+              underlying: r.underlying as Address,
+            },
+          ]
+        : []
+    }),
+    ...lidoRows.flatMap((r): DefiCandidate[] => {
+      const kind = lidoKinds.get(r.token as Address)
+      return kind ? [{ type: 'lido', owner: wallet, token: r.token as Address, kind }] : []
+    }),
+    ...[
+      ...vaultRows.map((r) => ({ vault: r.token as Address, listed: true })),
+      ...detected
+        .filter((r) => !vaults.includes(r.token as Address))
+        .map((r) => ({ vault: r.token as Address, listed: false })),
+    ]
+      .filter((v) => !denied.has(v.vault))
+      .sort((a, b) => (a.vault < b.vault ? -1 : a.vault > b.vault ? 1 : 0))
+      .map((v): DefiCandidate => ({ type: 'erc4626', owner: wallet, ...v })),
     ...pairs.flatMap((r): DefiCandidate[] =>
       r.factory
         ? [
@@ -146,36 +184,6 @@ export async function readDefiCandidates({
       if (v3) return [{ type: 'uniswap_v3', owner: wallet, manager: v3, tokenId }]
       const v4 = v4Managers.get(r.contract as Address)
       return v4 ? [{ type: 'uniswap_v4', owner: wallet, manager: v4, tokenId }] : []
-    }),
-    ...[
-      ...vaultRows.map((r) => ({ vault: r.token as Address, listed: true })),
-      ...detected
-        .filter((r) => !vaults.includes(r.token as Address))
-        .map((r) => ({ vault: r.token as Address, listed: false })),
-    ]
-      .filter((v) => !denied.has(v.vault))
-      .sort((a, b) => (a.vault < b.vault ? -1 : a.vault > b.vault ? 1 : 0))
-      .map((v): DefiCandidate => ({ type: 'erc4626', owner: wallet, ...v })),
-    ...lidoRows.flatMap((r): DefiCandidate[] => {
-      const kind = lidoKinds.get(r.token as Address)
-      return kind ? [{ type: 'lido', owner: wallet, token: r.token as Address, kind }] : []
-    }),
-    ...aave.flatMap((r): DefiCandidate[] => {
-      // The version is the pool's own answer at ingest (`probeAaveTokens`), not config's.
-      const token = AAVE_KINDS.get(r.kind)
-      return token && r.underlying
-        ? [
-            {
-              type: 'aave',
-              version: token.version,
-              owner: wallet,
-              token: r.token as Address,
-              kind: token.kind,
-              pool: r.pool as Address,
-              underlying: r.underlying as Address,
-            },
-          ]
-        : []
     }),
   ]
   return { candidates: candidates.slice(0, limit), total: candidates.length }

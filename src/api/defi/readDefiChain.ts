@@ -22,7 +22,10 @@ export type DefiChainResult =
       chainId: number
       blockNumber: number
       positions: ValuedDefiPosition[]
-      /** Candidates the reader could not value (`not_owner` is not one: the NFT moved). */
+      /**
+       * Candidates the reader could not value (`not_owner` is not one: the NFT moved; nor is
+       * `closed`: an LP NFT holding nothing).
+       */
       skipped: number
       /** Candidates beyond the cap, not read. */
       truncated: number
@@ -100,7 +103,7 @@ export async function readDefiChain({
   return {
     ...done,
     positions: positions.sort(compareDefiPositions),
-    skipped: read.skipped.filter((s) => s.reason !== 'not_owner').length,
+    skipped: read.skipped.filter((s) => s.reason !== 'not_owner' && s.reason !== 'closed').length,
     truncated: total - candidates.length,
   }
 }

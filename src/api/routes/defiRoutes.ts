@@ -33,8 +33,9 @@ const Params = Type.Object({ address: AddressParam })
 const Query = Type.Object({ chain_ids: ChainIdsQuery })
 
 /**
- * DeFi positions (Uniswap V2 LP tokens, Uniswap V3 position NFTs, listed ERC4626 vault
- * shares), valued from the node at each chain's indexed block and priced with Scry's prices.
+ * DeFi positions (Uniswap V2 LP tokens, Uniswap V3 and V4 position NFTs, ERC4626 vault
+ * shares listed or found at ingest, Lido stETH/wstETH, Aave V2/V3 deposits and debt), valued
+ * from the node at each chain's indexed block and priced with Scry's prices (docs/defi.md).
  * One computation, two shapes: `/v1` (Sim's current, nested) and `/beta` (interface.md, flat).
  */
 export const defiRoutes: RouteModule = (app, ctx) => {
