@@ -8,7 +8,7 @@ import { fromU256 } from '../store/u256.ts'
 import { sleep } from '../utils/sleep.ts'
 import { type LoadedMetadata, loadMetadata } from './loadMetadata.ts'
 import { readTokenUris } from './readTokenUris.ts'
-import { DEFAULT_IPFS_GATEWAY, displayUrl } from './resolveTokenUri.ts'
+import { DEFAULT_IPFS_GATEWAY, displayUrl, substituteTokenId } from './resolveTokenUri.ts'
 
 export type NftMetadataWorkerOptions = {
   store: Store
@@ -255,7 +255,15 @@ export function createNftMetadataWorker({
             await save(item.row, { ok: true, loaded })
           } catch (error) {
             if (signal?.aborted) throw signal.reason
-            const uri = read.uri.length <= maxBytes * 2 ? read.uri : undefined
+            // The URI as fetched (ERC1155's `{id}` filled in), as a success would keep it.
+            const uri =
+              read.uri.length <= maxBytes * 2
+                ? substituteTokenId({
+                    uri: read.uri,
+                    standard: item.standard,
+                    tokenId: item.tokenId,
+                  })
+                : undefined
             await save(item.row, { ok: false, error, ...(uri ? { uri } : {}) })
           }
         }
