@@ -30,7 +30,10 @@ export function createApiContext({
   keyHeaders = [],
   responseProfile = 'default',
   https = { tls: false, loopback: true, trustProxy: false },
-  stablecoins = stablecoinRegistry(),
+  // The shipped registry plus each chain's configured `stablecoins`.
+  stablecoins = stablecoinRegistry(
+    chains.flatMap((c) => c.stablecoins.map((address) => ({ chainId: c.chainId, address }))),
+  ),
   webhookUrls = { allowHttp: false, allowPrivate: false },
   svm = new Map(),
 }: {

@@ -11,9 +11,13 @@ export type StablecoinEntry = {
   yieldBearing?: boolean
 }
 
+/** An operator's entry (config `chains.<id>.stablecoins`): what it is, not what it tracks. */
+export type StablecoinAddition = Pick<StablecoinEntry, 'chainId' | 'address'> &
+  Partial<StablecoinEntry>
+
 export type StablecoinRegistry = {
   /** Every entry, addresses lowercase, one per (chain, address). */
-  entries: readonly StablecoinEntry[]
+  entries: readonly StablecoinAddition[]
   has(args: { chainId: number; address: string }): boolean
   /** Token addresses on `chainId`, lowercase, ascending (`native` is not among them). */
   tokens(chainId: number): readonly `0x${string}`[]
@@ -46,7 +50,7 @@ const DAI_OP_ARB = '0xda10009cbd5d07dd0cecc66161fc93d7c9000da1'
 /**
  * Stablecoins of the main chains, shipped as data (spec/decisions.md "Stablecoins"):
  * USD- and EUR-pegged coins and yield-bearing stables, mainnet contract addresses.
- * Operators add entries for other chains or tokens through `stablecoinRegistry(extra)`.
+ * Operators add tokens per chain with the `stablecoins` setting (`stablecoinRegistry(extra)`).
  */
 export const STABLECOINS: readonly StablecoinEntry[] = [
   ...chain(1, [
@@ -150,8 +154,8 @@ export const STABLECOINS: readonly StablecoinEntry[] = [
  * at mainnet addresses). Addresses are matched lowercase; duplicates collapse, the later
  * entry winning.
  */
-export function stablecoinRegistry(extra: readonly StablecoinEntry[] = []): StablecoinRegistry {
-  const byKey = new Map<string, StablecoinEntry>()
+export function stablecoinRegistry(extra: readonly StablecoinAddition[] = []): StablecoinRegistry {
+  const byKey = new Map<string, StablecoinAddition>()
   for (const entry of [...STABLECOINS, ...extra]) {
     const address = entry.address.toLowerCase() as StablecoinEntry['address']
     byKey.set(`${entry.chainId}:${address}`, { ...entry, address })

@@ -155,6 +155,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => chain1(c)?.unlistedVaults,
       want: 'list',
     },
+    '--stablecoin': {
+      args: ['--stablecoin', '1=0x00000000000000000000000000000000000000BB'],
+      read: (c) => chain1(c)?.stablecoins,
+      want: ['0x00000000000000000000000000000000000000bb'],
+    },
     '--denied-vault': {
       args: ['--denied-vault', '1=0x00000000000000000000000000000000000000AA'],
       read: (c) => chain1(c)?.deniedVaults,

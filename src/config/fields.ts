@@ -361,6 +361,14 @@ export const CHAIN_FIELDS: readonly ChainField[] = [
     valueName: 'address',
   },
   {
+    key: 'stablecoins',
+    env: 'SCRY_STABLECOINS',
+    flag: '--stablecoin',
+    rule: addressListRule,
+    description: 'tokens the stablecoins answers list beside the shipped registry (default none)',
+    valueName: 'address',
+  },
+  {
     key: 'defiProtocols',
     env: 'SCRY_DEFI_PROTOCOLS',
     flag: '--defi-protocol',
@@ -387,5 +395,6 @@ export const CHAIN_DEFAULTS: Omit<
   genesis: undefined,
   unlistedVaults: 'value',
   deniedVaults: [],
+  stablecoins: [],
   defiProtocols: undefined,
 }

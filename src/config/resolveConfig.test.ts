@@ -93,6 +93,7 @@ test('args: flags, one chain with every option', async () => {
       minPoolLiquidityUsd: ['8453=5000'],
       unlistedVaults: ['8453=list'],
       deniedVault: ['8453=0x00000000000000000000000000000000000000DD'],
+      stablecoin: ['8453=0x00000000000000000000000000000000000000EE'],
     },
   })
   expect(summary(config)).toMatchInlineSnapshot(`
@@ -128,6 +129,9 @@ test('args: flags, one chain with every option', async () => {
             "https://base.example/v2/KEY",
           ],
           "rpcBatchSize": 5,
+          "stablecoins": [
+            "0x00000000000000000000000000000000000000ee",
+          ],
           "startBlock": 1000,
           "traces": "off",
           "unlistedVaults": "list",
@@ -229,6 +233,7 @@ test('args: environment', async () => {
             "wss://b.example/ws",
           ],
           "rpcBatchSize": 7,
+          "stablecoins": [],
           "startBlock": 0,
           "traces": "auto",
           "unlistedVaults": "value",
@@ -333,6 +338,7 @@ export default {
             "http://127.0.0.1:8545",
           ],
           "rpcBatchSize": 50,
+          "stablecoins": [],
           "startBlock": 0,
           "traces": "auto",
           "unlistedVaults": "value",
@@ -440,7 +446,7 @@ test('error: every problem of a config file, reported together', async () => {
       - server.port: expected an integer from 0 to 65535, got "8080"
       - log.level: expected one of trace, debug, info, warn, error, fatal, silent, got "verbose"
       - chains.10.rpc: expected a URL or an array of http(s) or ws(s) URLs, got 42
-      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, batchTransactions, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults, defiProtocols)
+      - chains.8453.finality: unknown key (expected one of rpc, startBlock, finalityDepth, traces, batchSize, batchTransactions, fetchConcurrency, rpcBatchSize, pollIntervalMs, usdc, wrappedNative, dexFactories, minPoolLiquidityUsd, genesis, unlistedVaults, deniedVaults, stablecoins, defiProtocols)
       - chains.8453.rpc: expected http(s) or ws(s) URLs, got ftp://files.example
       - chains.8453.finalityDepth: expected an integer ≥ 0, got -1
       - chains.8453.traces: expected one of auto, debug, parity, off, got "on"

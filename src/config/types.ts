@@ -167,6 +167,11 @@ export type ChainConfig = {
    */
   deniedVaults: Address[]
   /**
+   * Tokens the stablecoin answers (`/balances/{address}/stablecoins`, `asset_class=stablecoin`)
+   * list on this chain beside the shipped registry (`src/chains/stablecoins.ts`). Default none.
+   */
+  stablecoins: Address[]
+  /**
    * The chain spec's `genesis.json` (absolute path): its `alloc` names the accounts funded at
    * genesis, whose balances are read in the first batch. Default none: Scry asks the node
    * (`debug_accountRange` at block 0, or a dev node's own accounts). See docs/indexer.md.
@@ -201,6 +206,7 @@ export type ChainFileConfig = {
   /** `value` | `list` | `off`. */
   unlistedVaults?: UnlistedVaults
   deniedVaults?: string | string[]
+  stablecoins?: string | string[]
   /** `"aave_v3:0x…"`, `"uniswap_v3:0x…:0x…:Name"`, … (`DEFI_PROTOCOL_FORMS`). */
   defiProtocols?: string | string[]
 }
@@ -268,5 +274,6 @@ export type ConfigFlags = {
   genesis?: string[] | undefined
   unlistedVaults?: string[] | undefined
   deniedVault?: string[] | undefined
+  stablecoin?: string[] | undefined
   defiProtocol?: string[] | undefined
 }

@@ -30,6 +30,7 @@ export function testChainConfig({
     genesis: undefined,
     unlistedVaults: 'value',
     deniedVaults: [],
+    stablecoins: [],
     ...overrides,
   }
 }

@@ -76,16 +76,20 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await createTestStore(dialect)
       await indexed.indexInto(t.store)
+      dusd = indexed.world.tokens.find((tk) => tk.symbol === 'DUSD')!.address.toLowerCase()
       api = await createTestApi({
         store: t.store,
-        chains: [testChainConfig({ chainId: 1, rpc: [indexed.anvil.rpcUrl] })],
+        // The dev world's dollar is not at a mainnet address: the chain's `stablecoins`
+        // setting adds it, as an operator's config would.
+        chains: [
+          testChainConfig({
+            chainId: 1,
+            rpc: [indexed.anvil.rpcUrl],
+            stablecoins: [dusd as `0x${string}`],
+          }),
+        ],
         routes: [systemRoutes, balancesRoutes],
       })
-      dusd = indexed.world.tokens.find((tk) => tk.symbol === 'DUSD')!.address.toLowerCase()
-      // The dev world's dollar is not at a mainnet address: register it like config would.
-      api.ctx.stablecoins = stablecoinRegistry([
-        { chainId: 1, address: dusd as `0x${string}`, symbol: 'DUSD', peg: 'USD' },
-      ])
       for (const wallet of indexed.world.wallets) {
         const r = await api.get(`/v1/evm/balances/${wallet}?chain_ids=1`)
         expect(r.status).toBe(200)

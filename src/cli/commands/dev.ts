@@ -241,6 +241,8 @@ function localChainConfig(chain: LocalChain): ChainConfig {
     unlistedVaults: 'value',
     deniedVaults: [],
     ...worldPricing(chain.world),
+    // The demo's dollar, so the stablecoins answer has something to list.
+    stablecoins: [chain.world.usd],
     ...worldDefi(chain.world, chain.defi),
   }
 }
