@@ -344,6 +344,14 @@ async function expectPositionsMatchPools() {
           token1: { address: key.currency1 },
           logo: null,
         })
+        // The native side is named as the balances name it (anvil's chain: ETH).
+        if (key.currency0 === zeroAddress)
+          expect(p.token0, label).toEqual({
+            address: zeroAddress,
+            name: 'Ether',
+            symbol: 'ETH',
+            decimals: 18,
+          })
         const [r] = p.positions
         expect(r, label).toMatchObject({
           token_id: `0x${id.toString(16)}`,

@@ -1,4 +1,5 @@
 import { formatUnits, numberToHex, zeroAddress } from 'viem'
+import { nativeCurrency } from '../../chains/nativeCurrencies.ts'
 import { DEFAULT_V2_PROTOCOL, type DefiDeployment } from '../../defi/defiDeployments.ts'
 import type {
   AaveKind,
@@ -148,10 +149,14 @@ export function valueDefiPositions({
   wrappedNative?: Address | null
 }): ValuedDefiPosition[] {
   const wrapped = wrappedNative ? tokens.get(wrappedNative) : undefined
-  // Ether in a V4 pool: address zero, 18 decimals on every chain, priced as its wrapped token.
+  // The native asset in a V4 pool: address zero, named as the balances name it, priced as its
+  // wrapped token.
+  const { symbol, name, decimals } = nativeCurrency(chainId)
   const native: DefiToken = {
     address: zeroAddress,
-    decimals: 18,
+    name,
+    symbol,
+    decimals,
     ...(wrapped?.priceUsd === undefined ? {} : { priceUsd: wrapped.priceUsd }),
   }
   const token = (address: Address): DefiToken =>
