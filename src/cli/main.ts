@@ -56,7 +56,7 @@ export async function parseCommandLine(
 
 /** The command's options that are configuration (the rest are the command's own). */
 export function configFlags(options: Record<string, unknown>): ConfigFlags {
-  const { chains: _chains, role: _role, ...flags } = options
+  const { chains: _chains, role: _role, json: _json, ...flags } = options
   return flags as ConfigFlags
 }
 
@@ -107,7 +107,7 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
       case 'migrate':
         return await runMigrate({ config })
       case 'status':
-        return await runStatus({ config })
+        return await runStatus({ config, json: options.json === true })
       case 'reset-chain':
         return await runResetChain({
           config,
@@ -165,6 +165,8 @@ function createProgram({
         `what this process runs: ${ROLES.join(', ')}; repeat or comma-separate (default: all)`,
         collect,
       )
+    if (name === 'status')
+      command.option('--json', 'print one JSON object {chains: [...]} instead of the table')
     if (name === 'dev')
       command.option(
         '--chains <ids>',

@@ -341,5 +341,45 @@ describe('scry CLI', () => {
     expect(down.stderr).toMatch(
       /^error: no answer from the node of base \(8453\); check its RPC URL/,
     )
+    // The same for scripts: one JSON object, the node's head against eth_blockNumber.
+    const json = await scry([
+      'status',
+      '--json',
+      '--database',
+      database,
+      '--rpc',
+      `8453=${anvil.rpcUrl}`,
+    ])
+    expect(json.code).toBe(0)
+    const answer = await fetch(anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+    })
+    const head = Number(BigInt(((await answer.json()) as { result: string }).result))
+    const [chain] = JSON.parse(json.stdout).chains
+    expect(chain).toEqual({
+      chain_id: 8453,
+      name: 'base',
+      indexed_block: null,
+      indexed_hash: null,
+      node_head: expect.any(Number),
+      lag_blocks: null,
+      indexer: null,
+    })
+    expect(Math.abs(chain.node_head - head)).toBeLessThanOrEqual(1)
+    const downJson = await scry([
+      'status',
+      '--json',
+      '--database',
+      database,
+      '--rpc',
+      '8453=http://127.0.0.1:9',
+    ])
+    expect(downJson.code).toBe(1)
+    expect(JSON.parse(downJson.stdout).chains[0]).toMatchObject({
+      node_head: null,
+      node_error: expect.stringMatching(/./),
+    })
   })
 })

@@ -4,58 +4,72 @@ import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
 import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
 
+/** One chain's line of `scry status` (also its `--json` item). */
+type ChainStatus = {
+  chain_id: number
+  name: string
+  indexed_block: number | null
+  indexed_hash: string | null
+  node_head: number | null
+  /** Why the node gave no head. */
+  node_error?: string
+  lag_blocks: number | null
+  /** The process holding the chain's indexer lock (PostgreSQL), null when none is known. */
+  indexer: { host: string; pid: number; since: string; active: boolean } | null
+}
+
 /**
  * `scry status`: per chain, indexed head against node head, then exit: 0 when every node
- * answered, 1 when one did not (the table still shows the rest; scripts and monitors can tell).
+ * answered, 1 when one did not (the rest is still shown; scripts and monitors can tell).
+ * A table, or with `json` one JSON object `{chains: [...]}` on stdout.
  */
-export async function runStatus({ config }: { config: ScryConfig }): Promise<number> {
+export async function runStatus({
+  config,
+  json = false,
+}: {
+  config: ScryConfig
+  json?: boolean
+}): Promise<number> {
   const store = createStore({ url: config.database, mustExist: true })
   try {
     await store.ping()
     const holders = await readIndexerHolders(store)
-    const rows = await Promise.all(
-      config.chains.map(async (chain) => {
+    const chains = await Promise.all(
+      config.chains.map(async (chain): Promise<ChainStatus> => {
         const checkpoint = await store.getCheckpoint(chain.chainId)
         const rpc = createRpcClient({ urls: chain.rpc, retryCount: 1, timeoutMs: 5_000 })
-        let head: number | string
+        let head: number | null = null
+        let nodeError: string | undefined
         try {
           head = Number(BigInt(await rpc.request<string>({ method: 'eth_blockNumber' })))
         } catch (error) {
-          head = `unreachable (${error instanceof BaseError ? error.shortMessage : String(error)})`
+          nodeError = error instanceof BaseError ? error.shortMessage : String(error)
         } finally {
           rpc.close()
         }
-        const indexed = checkpoint?.blockNumber
-        const lag = typeof head === 'number' && indexed !== undefined ? head - indexed : undefined
+        const indexed = checkpoint?.blockNumber ?? null
         const holder = holders.get(chain.chainId)
-        return [
-          `${chain.name} (${chain.chainId})`,
-          indexed === undefined ? 'not started' : String(indexed),
-          checkpoint?.blockHash ?? '-',
-          String(head),
-          lag === undefined ? '-' : String(lag),
-          holder
-            ? `${holder.host} pid ${holder.pid} since ${new Date(holder.since * 1000).toISOString()}${holder.active ? '' : ' (stopped, no standby yet)'}`
-            : '-',
-        ]
+        return {
+          chain_id: chain.chainId,
+          name: chain.name,
+          indexed_block: indexed,
+          indexed_hash: checkpoint?.blockHash ?? null,
+          node_head: head,
+          ...(nodeError === undefined ? {} : { node_error: nodeError }),
+          lag_blocks: head !== null && indexed !== null ? head - indexed : null,
+          indexer: holder
+            ? {
+                host: holder.host,
+                pid: holder.pid,
+                since: new Date(holder.since * 1000).toISOString(),
+                active: holder.active,
+              }
+            : null,
+        }
       }),
     )
-    const table = [
-      ['chain', 'indexed block', 'indexed hash', 'node head', 'lag', 'indexer'],
-      ...rows,
-    ]
-    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
-    for (const row of table) {
-      process.stdout.write(
-        `${row
-          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd()}\n`,
-      )
-    }
-    if (rows.length === 0)
-      process.stdout.write('No chains configured (give --rpc <chainId>=<url>).\n')
-    const silent = rows.filter((r) => r[3]?.startsWith('unreachable')).map((r) => r[0])
+    process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatTable(chains))
+    const silent = chains.filter((c) => c.node_head === null).map(label)
     if (silent.length === 0) return 0
     process.stderr.write(
       `error: no answer from the node of ${silent.join(', ')}; check its RPC URL (--rpc, SCRY_RPC_<chainId>, chains.<id>.rpc) and that the node is up.\n`,
@@ -64,4 +78,33 @@ export async function runStatus({ config }: { config: ScryConfig }): Promise<num
   } finally {
     await store.close()
   }
+}
+
+const label = (c: ChainStatus) => `${c.name} (${c.chain_id})`
+
+function formatTable(chains: readonly ChainStatus[]): string {
+  if (chains.length === 0) return 'No chains configured (give --rpc <chainId>=<url>).\n'
+  const table = [
+    ['chain', 'indexed block', 'indexed hash', 'node head', 'lag', 'indexer'],
+    ...chains.map((c) => [
+      label(c),
+      c.indexed_block === null ? 'not started' : String(c.indexed_block),
+      c.indexed_hash ?? '-',
+      c.node_head === null ? `unreachable (${c.node_error})` : String(c.node_head),
+      c.lag_blocks === null ? '-' : String(c.lag_blocks),
+      c.indexer
+        ? `${c.indexer.host} pid ${c.indexer.pid} since ${c.indexer.since}${c.indexer.active ? '' : ' (stopped, no standby yet)'}`
+        : '-',
+    ]),
+  ]
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
+  return table
+    .map(
+      (row) =>
+        `${row
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('')
 }
