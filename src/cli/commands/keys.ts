@@ -9,6 +9,7 @@ import {
 import type { ConfigFlags, ScryConfig } from '../../config/types.ts'
 import { NonRetryableError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
+import { formatTable } from '../formatTable.ts'
 
 /** What `scry keys …` was asked to do. */
 export type KeysAction =
@@ -294,19 +295,6 @@ function keyJson(k: ApiKeyInfo, cuUsed: number | undefined) {
 
 function formatDate(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')
-}
-
-function formatTable(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  return rows
-    .map(
-      (row) =>
-        `${row
-          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd()}\n`,
-    )
-    .join('')
 }
 
 function wholeNumber(value: string, min: number): number {

@@ -3,6 +3,7 @@ import { createRpcClient } from '../../evm/rpc/createRpcClient.ts'
 import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
 import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
+import { formatTable } from '../formatTable.ts'
 
 /** One chain's line of `scry status` (also its `--json` item). */
 type ChainStatus = {
@@ -68,7 +69,7 @@ export async function runStatus({
         }
       }),
     )
-    process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatTable(chains))
+    process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatStatus(chains))
     const silent = chains.filter((c) => c.node_head === null).map(label)
     if (silent.length === 0) return 0
     process.stderr.write(
@@ -82,7 +83,7 @@ export async function runStatus({
 
 const label = (c: ChainStatus) => `${c.name} (${c.chain_id})`
 
-function formatTable(chains: readonly ChainStatus[]): string {
+function formatStatus(chains: readonly ChainStatus[]): string {
   if (chains.length === 0) return 'No chains configured (give --rpc <chainId>=<url>).\n'
   const table = [
     ['chain', 'indexed block', 'indexed hash', 'node head', 'lag', 'indexer'],
@@ -97,14 +98,5 @@ function formatTable(chains: readonly ChainStatus[]): string {
         : '-',
     ]),
   ]
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => (r[i] ?? '').length)))
-  return table
-    .map(
-      (row) =>
-        `${row
-          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd()}\n`,
-    )
-    .join('')
+  return formatTable(table)
 }
