@@ -115,7 +115,8 @@ export function toActivityItem({
   if (from) item.from = from
   if (row.to_address) item.to = row.to_address
   if (row.value !== null) item.value = fromU256(row.value).toString()
-  if (row.value_usd !== null) item.value_usd = row.value_usd
+  // Approvals indexed before 2026-11-28 carry allowance × price: not a value that moved.
+  if (row.value_usd !== null && row.type !== 'approve') item.value_usd = row.value_usd
   if (token) item.token_metadata = tokenMetadata(token, priceOf(row.token_address ?? ''))
   if (row.type === 'swap') {
     item.from_token_address = row.token_address ?? 'native'

@@ -8,7 +8,7 @@ type ActivityRow = ActivityRecord
 
 /**
  * Sets `value_usd` on a batch's fungible activity items (native and ERC20; a swap by the
- * side the wallet gave) at the prices after the batch. Items of unpriced tokens, or of tokens
+ * side the wallet gave; not approvals) at the prices after the batch. Items of unpriced tokens, or of tokens
  * without decimals, keep no value. Pure (mutates the rows it is given).
  */
 export function valueActivity({
@@ -24,7 +24,8 @@ export function valueActivity({
 }): void {
   const nativeDecimals = nativeCurrency(chainId).decimals
   for (const row of rows) {
-    if (row.value === null || row.value === undefined) continue
+    // An approval's value is an allowance, not an amount that moved (often 2^256 - 1).
+    if (row.value === null || row.value === undefined || row.type === 'approve') continue
     const asset =
       row.asset_type === 'native'
         ? ('native' as const)

@@ -232,6 +232,26 @@ describe.each(DIALECTS.map((d, i) => [d, i] as const))('prices (%s)', (_dialect,
 })
 
 describe('prices move with the pools', () => {
+  test('an approval has no USD value: an allowance is not an amount that moved', async () => {
+    const { transactionHash } = await w.send({
+      to: w.tka,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [w.deployer, 2n ** 256n - 1n],
+      from: w.trader,
+    })
+    await synced()
+    for (const s of sides) {
+      const res = await s.api.get(
+        `/v1/evm/activity/${w.trader}?chain_ids=${CHAIN_ID}&activity_type=approve&limit=20`,
+      )
+      const [item] = (res.body.activity as any[]).filter((i) => i.tx_hash === transactionHash)
+      expect(item.token_metadata.price_usd).toBeGreaterThan(0)
+      expect(item.value).toBe((2n ** 256n - 1n).toString())
+      expect(item.value_usd).toBeUndefined()
+    }
+  })
+
   test('a thin pool with a manipulated price does not move the token; an unknown factory never counts', async () => {
     const before = await tokenInfo(sides[0]!.api, w.tka)
     // Push the shallow V3 TKA/USDC pool's price up about tenfold.
