@@ -88,14 +88,16 @@ export function parseFilters({
   for (const name of Object.keys(input) as FilterName[]) {
     const value = input[name]
     if (value === undefined) continue
+    // `null` is "no such filter", whatever the type (clients generated from the published
+    // schemas send every nullable field), so it never conflicts with the type.
+    if (value === null) {
+      delete out[name]
+      continue
+    }
     if (!allowed.includes(name)) {
       throw new InvalidSubscriptionError(
         `${name} does not apply to ${type} subscriptions (they take ${allowed.join(', ')}).`,
       )
-    }
-    if (value === null) {
-      delete out[name]
-      continue
     }
     switch (name) {
       case 'activity_type': {

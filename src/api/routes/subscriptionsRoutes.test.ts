@@ -143,6 +143,23 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    test('behavior: null for a filter the type does not take means no filter (as generated clients send it)', async () => {
+      const created = await call('POST', '/v1/evm/subscriptions', {
+        ...valid,
+        activity_type: 'send',
+        transaction_type: null,
+        counterparty: null,
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const patched = await call('PATCH', `/v1/evm/subscriptions/${created.body.id}`, {
+        transaction_type: null,
+        activity_type: null,
+      })
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+      expect(patched.body.activity_type).toBeUndefined()
+      expect(patched.body.transaction_type).toBeUndefined()
+    })
+
     test("error: another account's subscription is 404 on every verb", async () => {
       const { body } = await call('POST', '/v1/evm/subscriptions', valid)
       const id = body.id
