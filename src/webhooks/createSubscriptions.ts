@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely'
 import type { Store } from '../store/createStore.ts'
 import type { Database, WebhookDeliveryTable } from '../store/schema.ts'
+import { createUuidV7 } from '../utils/createUuidV7.ts'
 import {
   checkWebhookUrl,
   InvalidWebhookUrlError,
@@ -17,6 +18,13 @@ import {
   parseType,
 } from './parseSubscriptionInput.ts'
 import { type Subscription, toSubscription } from './subscription.ts'
+
+/**
+ * Subscription ids: UUIDv7, which the hosted API's webhook paths take, in creation order
+ * within this process (the list is ordered by id). Ids made before these were `sub_…`; they
+ * keep working, and list after these.
+ */
+const newId = createUuidV7()
 
 /** `chain_ids` and the address lists: arrays, or a single value standing alone. */
 export type CreateInput = FilterInput & {
@@ -290,20 +298,6 @@ async function bumpVersion(trx: Transaction<Database>): Promise<void> {
     .set({ version: sql`version + 1` })
     .where('id', '=', 1)
     .execute()
-}
-
-/**
- * A UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits. It sorts by
- * creation time (listing order), and it is the UUID the hosted API's webhook paths take.
- * (Ids made before this were `sub_…`; they keep working, and list after these.)
- */
-function newId(time: number): string {
-  const bytes = randomBytes(16)
-  bytes.writeUIntBE(time, 0, 6)
-  bytes[6] = 0x70 | (bytes[6]! & 0x0f)
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f)
-  const hex = bytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 /** The HMAC key is this whole string, as UTF-8. */
