@@ -243,13 +243,13 @@ function toApiError(error: FastifyError | Error): ApiError {
   const fe = error as FastifyError
   if (fe.validation) {
     const where = fe.validationContext ?? 'request'
-    const first = fe.validation[0]
+    const first = telling(fe.validation)[0]
     const field = first?.instancePath
       ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
       : (first?.params as { missingProperty?: string })?.missingProperty
     return new ApiError(
       'BAD_REQUEST',
-      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${describeFailure(fe.validation)}.`,
+      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${describeFailure(telling(fe.validation))}.`,
     )
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -260,6 +260,22 @@ function toApiError(error: FastifyError | Error): ApiError {
     return new ApiError('BAD_REQUEST', fe.message.slice(0, 300))
   }
   return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error.', { cause: error })
+}
+
+/**
+ * The errors that say what is wrong: in a union with `null` (an optional or clearable field),
+ * Ajv's first error is "must be null" and its last "must match a schema in anyOf", neither of
+ * which tells a caller who sent a wrong value; the other branches' errors do.
+ */
+function telling(
+  errors: NonNullable<FastifyError['validation']>,
+): NonNullable<FastifyError['validation']> {
+  const rest = errors.filter(
+    (e) =>
+      e.keyword !== 'anyOf' &&
+      !(e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null'),
+  )
+  return rest.length > 0 ? rest : errors
 }
 
 /**

@@ -33,13 +33,22 @@ export function accountOf(request: FastifyRequest): string {
   return request.apiKey.accountId
 }
 
-/** A subscription the rules refuse is the documented 400. */
-export async function asBadRequest<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * A subscription the rules refuse is the documented 400. `fieldNames` renames fields in the
+ * message where the caller's body calls them otherwise (the published paths send `url`).
+ */
+export async function asBadRequest<T>(
+  work: () => Promise<T>,
+  fieldNames: Readonly<Record<string, string>> = {},
+): Promise<T> {
   try {
     return await work()
   } catch (error) {
     if (error instanceof InvalidSubscriptionError) {
-      throw new ApiError('BAD_REQUEST', `Invalid body: ${error.shortMessage}`)
+      let message = error.shortMessage
+      for (const [ours, theirs] of Object.entries(fieldNames))
+        message = message.replaceAll(new RegExp(`\\b${ours}\\b`, 'g'), theirs)
+      throw new ApiError('BAD_REQUEST', `Invalid body: ${message}`)
     }
     throw error
   }

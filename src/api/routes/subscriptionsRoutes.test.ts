@@ -160,6 +160,20 @@ for (const dialect of DIALECTS) {
       expect(patched.body.transaction_type).toBeUndefined()
     })
 
+    test('error: on the published paths, errors name the published fields', async () => {
+      const base = { name: 'n', type: 'activities', addresses: [ADDRESS] }
+      const bad = await call('POST', '/beta/evm/subscriptions/webhooks', { ...base, url: 'nope' })
+      expect(bad.status).toBe(400)
+      expect(bad.body.error.message).toBe('Invalid body: url is not a valid URL.')
+      const named = await call('POST', '/beta/evm/subscriptions/webhooks', {
+        ...base,
+        url: 'https://1.1.1.1/hook',
+        chain_ids: ['ethereum'],
+      })
+      expect(named.status).toBe(400)
+      expect(named.body.error.message).toBe('Invalid body parameter chain_ids.0: must be integer.')
+    })
+
     test("error: another account's subscription is 404 on every verb", async () => {
       const { body } = await call('POST', '/v1/evm/subscriptions', valid)
       const id = body.id

@@ -26,6 +26,8 @@ const WebhookType = Type.String({
   maxLength: 20,
   description: 'balances, activities or transactions',
 })
+/** Errors name the published body's fields. */
+const PUBLISHED_NAMES = { webhook_url: 'url' }
 // Null first in unions: Fastify's ajv coerces types, and would turn null into "" or [].
 const CreateWebhook = Type.Object(
   {
@@ -98,7 +100,10 @@ export const webhooksRoutes: RouteModule = (app, ctx) => {
   const notFound = (id: string) =>
     new ApiError('NOT_FOUND', `No webhook ${JSON.stringify(id.slice(0, 100))}.`)
   const update = async (accountId: string, id: string, input: UpdateInput) => {
-    const sub = await asBadRequest(() => subscriptions.update({ accountId, id, input }))
+    const sub = await asBadRequest(
+      () => subscriptions.update({ accountId, id, input }),
+      PUBLISHED_NAMES,
+    )
     if (!sub) throw notFound(id)
     return sub
   }
@@ -115,11 +120,13 @@ export const webhooksRoutes: RouteModule = (app, ctx) => {
     async (request, reply) => {
       await meterRequest({ ctx, request, reply, cost: 0 })
       const { url, chain_ids, ...rest } = request.body
-      const sub = await asBadRequest(() =>
-        subscriptions.create({
-          accountId: accountOf(request),
-          input: { ...rest, webhook_url: url, chain_ids: chain_ids ?? allChains() },
-        }),
+      const sub = await asBadRequest(
+        () =>
+          subscriptions.create({
+            accountId: accountOf(request),
+            input: { ...rest, webhook_url: url, chain_ids: chain_ids ?? allChains() },
+          }),
+        PUBLISHED_NAMES,
       )
       reply.status(201)
       return toWebhookJson(sub, { withSecret: true })
