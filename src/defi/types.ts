@@ -177,14 +177,20 @@ export type DefiPosition =
   | AavePosition
 
 /**
- * Why a candidate has no value: `read_failed` (a call reverted or returned something that does
- * not decode), `unknown_factory` (the pair names another factory), `not_owner` (the NFT is
- * someone else's at that block), `inconsistent_vault` (an unlisted vault failed
- * `checkVaultConsistency`), `out_of_range` (invalid ticks or an amount of 2^128 or more).
+ * Why a candidate has no value: `closed` (a V3 or V4 NFT with no liquidity and nothing to
+ * collect: kept by its owner, holding nothing), `read_failed` (a call reverted or returned
+ * something that does not decode), `unknown_factory` (the pair names another factory),
+ * `not_owner` (the NFT is someone else's at that block), `inconsistent_vault` (an unlisted
+ * vault failed `checkVaultConsistency`), `out_of_range` (invalid ticks or an amount of 2^128
+ * or more).
  */
 export type SkipReason =
-  /** An LP NFT with no liquidity and nothing to collect: kept by its owner, holding nothing. */
-  'closed' | 'read_failed' | 'unknown_factory' | 'not_owner' | 'inconsistent_vault' | 'out_of_range'
+  | 'closed'
+  | 'read_failed'
+  | 'unknown_factory'
+  | 'not_owner'
+  | 'inconsistent_vault'
+  | 'out_of_range'
 
 export type PositionOutcome =
   | { ok: true; position: DefiPosition }

@@ -8,8 +8,8 @@ type ActivityRow = ActivityRecord
 
 /**
  * Sets `value_usd` on a batch's fungible activity items (native and ERC20; a swap by the
- * side the wallet gave; not approvals) at the prices after the batch. Items of unpriced tokens, or of tokens
- * without decimals, keep no value. Pure (mutates the rows it is given).
+ * side the wallet gave; not approvals) at the prices after the batch. Items of unpriced
+ * tokens, or of tokens without decimals, keep no value. Pure (mutates the rows it is given).
  */
 export function valueActivity({
   chainId,
