@@ -4,7 +4,6 @@ import { CHAIN_FIELDS } from '../config/fields.ts'
 import { isDebugEnabled } from '../config/isDebugEnabled.ts'
 import { resolveConfig } from '../config/resolveConfig.ts'
 import { type ConfigFlags, LOG_LEVELS } from '../config/types.ts'
-import { ConfigError } from '../internal/errors.ts'
 import { runAbiAdd } from './commands/abi.ts'
 import { addKeysCommand, type KeysAction, runKeys } from './commands/keys.ts'
 import { runMigrate } from './commands/migrate.ts'
@@ -96,7 +95,7 @@ export async function main(argv: string[], io: MainIo = defaultIo): Promise<numb
       }
       case 'start': {
         const roles = parseRoles(role as string[] | undefined)
-        refuseUnreadFlags(options, roles)
+        for (const line of unreadFlags(options, roles)) io.err(line)
         return await runStart({
           config,
           signal: shutdown!.signal,
@@ -307,22 +306,22 @@ const CONFIG_OPTIONS: readonly {
 ]
 
 /**
- * A flag none of the process's roles reads is a mistake, not a no-op: `--role indexer --port
- * 9100` listens nowhere. (Settings from a config file or the environment are shared by every
- * process of a deployment, so only the command line is checked.)
+ * Flags given on the command line that none of the process's roles reads: `--role indexer
+ * --port 9100` listens nowhere. Said, not refused, so a unit template shared by every role
+ * keeps starting. (Settings from a config file or the environment are shared by every process
+ * of a deployment, so only the command line is looked at.)
  */
-function refuseUnreadFlags(options: Record<string, unknown>, roles: ReadonlySet<Role>): void {
+function unreadFlags(options: Record<string, unknown>, roles: ReadonlySet<Role>): string[] {
+  const out: string[] = []
   for (const { flags, readBy } of CONFIG_OPTIONS) {
     if (!readBy || readBy.some((r) => roles.has(r))) continue
     const option = new Option(flags)
     if (options[option.attributeName()] === undefined) continue
-    throw new ConfigError(
-      `${option.long} is read by the ${readBy.join(' or ')} role, which this process does not run (--role ${[...roles].join(',')}).`,
-      {
-        details: `Drop the flag from this process, or give it to the process that runs ${readBy.join(' or ')}.${readBy.includes('api') ? ' Only API processes listen on a port.' : ''}`,
-      },
+    out.push(
+      `warning: ${option.long} is read by the ${readBy.join(' or ')} role, which this process does not run (--role ${[...roles].join(',')}); it has no effect here.${readBy.includes('api') ? ' Only API processes listen on a port.' : ''}\n`,
     )
   }
+  return out
 }
 
 function addConfigOptions(command: Command, name: ConfigCommand): Command {
