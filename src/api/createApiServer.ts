@@ -17,6 +17,7 @@ import { createApiMetrics } from './createApiMetrics.ts'
 import { createValidatorCompiler } from './createValidatorCompiler.ts'
 import { documentProfiles, registerProfiles } from './profiles/registerProfiles.ts'
 import { registerAuth } from './registerAuth.ts'
+import { warnStoppedChains } from './warnStoppedChains.ts'
 import { warnUnknownParameters } from './warnUnknownParameters.ts'
 
 export type ApiServer = FastifyInstance<
@@ -156,6 +157,7 @@ export async function createApiServer({
     }
   })
   warnUnknownParameters({ app })
+  warnStoppedChains({ app, ctx })
   registerProfiles({ app, ctx })
   registerAuth({ app, ctx })
   // The block numbers describe data that was served, the cost what is charged (a 2xx, set

@@ -42,10 +42,13 @@ function readRouteParameters(schema: {
   response?: unknown
 }): RouteParameters {
   const query = schema.querystring as { properties?: Record<string, unknown> } | undefined
+  if (!query?.properties || !answersWithWarnings(schema)) return undefined
+  return { known: new Set(Object.keys(query.properties)) }
+}
+
+/** Whether a route's 2xx answer has a `warnings` field to add to. */
+export function answersWithWarnings(schema: { response?: unknown }): boolean {
   const responses = (schema.response ?? {}) as Record<string, { properties?: object }>
   const success = Object.entries(responses).find(([status]) => /^2/.test(status))?.[1]
-  if (!query?.properties || !success?.properties || !('warnings' in success.properties)) {
-    return undefined
-  }
-  return { known: new Set(Object.keys(query.properties)) }
+  return success?.properties !== undefined && 'warnings' in success.properties
 }

@@ -37,6 +37,9 @@ beforeAll(async () => {
   await store.migrate()
 }, 60_000)
 
+/** A wallet nobody uses: the answer is empty, its warnings and header are what count. */
+const ZERO_WALLET = `0x${'00'.repeat(19)}01`
+
 afterAll(async () => {
   await children.stopAll()
   await store?.close()
@@ -101,6 +104,18 @@ test("error: a reorg past one chain's finality stops that chain alone, and /read
   const after = await status()
   expect(after.get(STOPPING)?.stopped).toMatch(/^Chain 10: reorg deeper than 3 blocks/)
   expect(after.get(KEPT)?.stopped).toBeNull()
+  // A data answer that read the stopped chain says so; one that did not, does not.
+  const warningsOf = async (chainIds: string) => {
+    const res = await fetch(`${api}/v1/evm/balances/${ZERO_WALLET}?chain_ids=${chainIds}`, {
+      headers: { 'x-scry-api-key': key },
+    })
+    expect(res.status).toBe(200)
+    return ((await res.json()) as { warnings?: { code: string; chain_ids?: number[] }[] }).warnings
+  }
+  expect(await warningsOf(`${KEPT},${STOPPING}`)).toEqual([
+    expect.objectContaining({ code: 'CHAIN_STOPPED', chain_ids: [STOPPING] }),
+  ])
+  expect(await warningsOf(String(KEPT))).toBeUndefined()
 
   // The other chain is still indexed.
   await sendTransfers({ rpcUrl: kept.rpcUrl, prng, count: 2 })
