@@ -363,6 +363,12 @@ describe('prices move with the pools', () => {
       )
       const row = res.body.balances.find((r: any) => r.address === w.tka)
       expect(row.historical_prices).toEqual([{ offset_hours: 24, price_usd: p0 }])
+      // The anchor is 1 while the chain has blocks, and unknown before its first (~27 h ago).
+      const usd = await tokenInfo(s.api, w.usdc, '&historical_prices=1,24,1000')
+      expect(usd.historical_prices).toEqual([
+        { offset_hours: 1, price_usd: 1 },
+        { offset_hours: 24, price_usd: 1 },
+      ])
     }
   })
 })

@@ -57,12 +57,27 @@ export async function readHistoricalPrices({
     const resolved = resolvePrices({ rows, anchors: chain.usdc })
     byOffset.set(offset, new Map([...resolved].map(([token, p]) => [token, p.priceUsd])))
   }
+  // An anchor is 1 at any time the chain has blocks for, and unknown before, like any token.
+  const anchorAsked = tokens.some((t) => chain.usdc.includes(t))
+  const first = anchorAsked
+    ? await db
+        .selectFrom('blocks')
+        .select('timestamp')
+        .where('chain_id', '=', chain.chainId)
+        .orderBy('number', 'asc')
+        .limit(1)
+        .executeTakeFirst()
+    : undefined
+  const anchorPrice = (offset: number) =>
+    first && now - offset * HOUR >= Number(first.timestamp) ? 1 : undefined
   for (const asset of new Set(assets)) {
     const token = tokenOf(asset)
     if (!token) continue
     const entries: HistoricalPrice[] = []
     for (const offset of offsets) {
-      const price = chain.usdc.includes(token) ? 1 : byOffset.get(offset)?.get(token)
+      const price = chain.usdc.includes(token)
+        ? anchorPrice(offset)
+        : byOffset.get(offset)?.get(token)
       if (price !== undefined) entries.push({ offset_hours: offset, price_usd: price })
     }
     out.set(asset, entries)
