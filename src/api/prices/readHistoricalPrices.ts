@@ -33,17 +33,8 @@ export async function readHistoricalPrices({
 }): Promise<Map<Asset, HistoricalPrice[]>> {
   const out = new Map<Asset, HistoricalPrice[]>()
   if (offsets.length === 0 || assets.length === 0) return out
-  const head =
-    at === undefined
-      ? await db
-          .selectFrom('blocks')
-          .select('timestamp')
-          .where('chain_id', '=', chain.chainId)
-          .orderBy('number', 'desc')
-          .limit(1)
-          .executeTakeFirst()
-      : { timestamp: at }
-  const now = head?.timestamp ?? Math.floor(Date.now() / 1000)
+  const now =
+    at ?? (await edgeBlockTime(db, chain.chainId, 'desc')) ?? Math.floor(Date.now() / 1000)
   const tokenOf = (asset: Asset) => (asset === 'native' ? chain.wrappedNative : asset)
   const tokens = [...new Set(assets.map(tokenOf).filter((t): t is Address => t !== null))]
   const byOffset = new Map<number, Map<string, number>>()
@@ -59,17 +50,9 @@ export async function readHistoricalPrices({
   }
   // An anchor is 1 at any time the chain has blocks for, and unknown before, like any token.
   const anchorAsked = tokens.some((t) => chain.usdc.includes(t))
-  const first = anchorAsked
-    ? await db
-        .selectFrom('blocks')
-        .select('timestamp')
-        .where('chain_id', '=', chain.chainId)
-        .orderBy('number', 'asc')
-        .limit(1)
-        .executeTakeFirst()
-    : undefined
+  const first = anchorAsked ? await edgeBlockTime(db, chain.chainId, 'asc') : undefined
   const anchorPrice = (offset: number) =>
-    first && now - offset * HOUR >= Number(first.timestamp) ? 1 : undefined
+    first !== undefined && now - offset * HOUR >= first ? 1 : undefined
   for (const asset of new Set(assets)) {
     const token = tokenOf(asset)
     if (!token) continue
@@ -83,6 +66,22 @@ export async function readHistoricalPrices({
     out.set(asset, entries)
   }
   return out
+}
+
+/** The time of the chain's first (`asc`) or last (`desc`) stored block, if any. */
+async function edgeBlockTime(
+  db: Kysely<Database>,
+  chainId: number,
+  order: 'asc' | 'desc',
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('timestamp')
+    .where('chain_id', '=', chainId)
+    .orderBy('number', order)
+    .limit(1)
+    .executeTakeFirst()
+  return row === undefined ? undefined : Number(row.timestamp)
 }
 
 const READ_CHUNK = 500
