@@ -157,7 +157,17 @@ const CASES: Case[] = [
       }),
     covers: (answers) => expect(paged(answers)).toBe(true),
   },
-  { operation: 'GET /v1/evm/search/tokens', notServed: 'token search (issue 13)' },
+  {
+    operation: 'GET /v1/evm/search/tokens',
+    answers: async (c) => [
+      await c.get(`/v1/evm/search/tokens?query=demo&chain_ids=${CHAIN_ID}`),
+      await c.get('/v1/evm/search/tokens?query=zzzz-nothing'),
+    ],
+    covers: (answers) => {
+      expect(answers.some((a) => Array.isArray(a.body) && a.body.length > 1)).toBe(true)
+      expect(answers.some((a) => Array.isArray(a.body) && a.body.length === 0)).toBe(true)
+    },
+  },
   {
     operation: 'GET /v1/evm/token-info/{address}',
     answers: (c) =>
@@ -256,7 +266,14 @@ let gatewayUrl: string
 const validator = createPublishedValidator()
 
 beforeAll(async () => {
-  w = await createIndexedWorld({ chainId: CHAIN_ID, transfers: 600, wallets: 12, priced: true })
+  // Its head two hours after the rest: historical_prices=1 has points to answer with.
+  w = await createIndexedWorld({
+    chainId: CHAIN_ID,
+    transfers: 600,
+    wallets: 12,
+    priced: true,
+    laterHours: 2,
+  })
   svmWorld = await createSvmTestWorld()
   // Finalized Solana transactions are served from the store: wait until the node has some.
   const solana = svmWorld.chains.get('solana')!

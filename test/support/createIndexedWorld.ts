@@ -25,6 +25,7 @@ export async function createIndexedWorld({
   wallets = 60,
   priced = false,
   batchSize = 50,
+  laterHours = 0,
 }: {
   chainId?: number
   transfers?: number
@@ -33,9 +34,15 @@ export async function createIndexedWorld({
   priced?: boolean
   /** Blocks per indexing batch (small: several batches kept for undo). */
   batchSize?: number
+  /**
+   * Hours between the world and one last (empty) block, the chain's head: `historical_prices`
+   * then have past points to answer with (a world is built in seconds). Default 0: none.
+   */
+  laterHours?: number
 } = {}): Promise<IndexedWorld> {
   const anvil = await startAnvil({ chainId })
-  const world = await buildWorld({ rpcUrl: anvil.rpcUrl, chainId, transfers, wallets })
+  const built = await buildWorld({ rpcUrl: anvil.rpcUrl, chainId, transfers, wallets })
+  const world = laterHours > 0 ? { ...built, endBlock: await mineLater(anvil, laterHours) } : built
   const chain = testChainConfig({
     chainId,
     rpc: [anvil.rpcUrl],
@@ -57,4 +64,19 @@ export async function createIndexedWorld({
     },
     stop: () => anvil.stop(),
   }
+}
+
+/** Moves the node's clock `hours` ahead and mines one block; its number. */
+async function mineLater(anvil: Anvil, hours: number): Promise<bigint> {
+  const call = async (method: string, params: unknown[]) => {
+    const res = await fetch(anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return ((await res.json()) as { result: unknown }).result
+  }
+  await call('evm_increaseTime', [hours * 3600])
+  await call('evm_mine', [])
+  return BigInt((await call('eth_blockNumber', [])) as string)
 }
