@@ -245,13 +245,14 @@ function toApiError(error: FastifyError | Error): ApiError {
   const fe = error as FastifyError
   if (fe.validation) {
     const where = fe.validationContext ?? 'request'
-    const first = telling(fe.validation)[0]
+    const errors = telling(fe.validation)
+    const first = errors[0]
     const field = first?.instancePath
       ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
       : (first?.params as { missingProperty?: string })?.missingProperty
     return new ApiError(
       'BAD_REQUEST',
-      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${describeFailure(telling(fe.validation))}.`,
+      `Invalid ${where}${field ? ` parameter ${field}` : ''}: ${describeFailure(errors)}.`,
     )
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -1,8 +1,8 @@
+import { answersWithWarnings } from './answersWithWarnings.ts'
 import type { ApiContext } from './apiContext.ts'
 import { BLOCK_NUMBERS_HEADER, parseBlockNumbers } from './blockNumbersHeader.ts'
 import type { ApiServer } from './createApiServer.ts'
 import type { Warning } from './params.ts'
-import { answersWithWarnings } from './warnUnknownParameters.ts'
 
 /**
  * A chain whose indexer in this process stopped (a reorg deeper than `finalityDepth`) is

@@ -1,3 +1,4 @@
+import { answersWithWarnings } from './answersWithWarnings.ts'
 import type { ApiServer } from './createApiServer.ts'
 import type { Warning } from './params.ts'
 
@@ -44,11 +45,4 @@ function readRouteParameters(schema: {
   const query = schema.querystring as { properties?: Record<string, unknown> } | undefined
   if (!query?.properties || !answersWithWarnings(schema)) return undefined
   return { known: new Set(Object.keys(query.properties)) }
-}
-
-/** Whether a route's 2xx answer has a `warnings` field to add to. */
-export function answersWithWarnings(schema: { response?: unknown }): boolean {
-  const responses = (schema.response ?? {}) as Record<string, { properties?: object }>
-  const success = Object.entries(responses).find(([status]) => /^2/.test(status))?.[1]
-  return success?.properties !== undefined && 'warnings' in success.properties
 }
