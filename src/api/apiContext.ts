@@ -10,6 +10,7 @@ import type { SvmChain } from '../svm/createSvmChain.ts'
 import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiRpc } from './createApiRpc.ts'
 import type { Cursors } from './createCursors.ts'
+import type { StoppedChains } from './createStoppedChains.ts'
 import type { DefiDeployments } from './defi/createDefiDeployments.ts'
 import type { RateLimiter } from './metering/createRateLimiter.ts'
 
@@ -37,6 +38,8 @@ export type ApiContext = {
   logger: Logger
   /** Node heads known to this process (indexer role); empty in an API-only process. */
   nodeHeads: () => NodeHead[]
+  /** Chains whose indexer stopped (this process's, or any process's on PostgreSQL), and why. */
+  stoppedChains: StoppedChains
   /** `/ready` is 503 when every chain lags more blocks than this (unset: lag is ignored). */
   readyMaxLagBlocks: number | undefined
   /** Extra header names accepted for the API key (config `auth.headerAliases`). */

@@ -13,6 +13,7 @@ import type { WebhookUrlPolicy } from '../webhooks/checkWebhookUrl.ts'
 import type { ApiContext, NodeHead } from './apiContext.ts'
 import { createApiRpc } from './createApiRpc.ts'
 import { createCursors } from './createCursors.ts'
+import { createStoppedChains } from './createStoppedChains.ts'
 import { createDefiDeployments } from './defi/createDefiDeployments.ts'
 import { createRateLimiter } from './metering/createRateLimiter.ts'
 
@@ -88,6 +89,7 @@ export function createApiContext({
     chains,
     logger,
     nodeHeads,
+    stoppedChains: createStoppedChains({ store, nodeHeads, logger }),
     readyMaxLagBlocks,
     keyHeaders,
     responseProfile,

@@ -5,10 +5,10 @@ const UNREACHABLE = Symbol('unreachable')
 
 /**
  * Per served chain: the checkpoint, the node's head (this process's indexer, else what the
- * chain's active lock holder last reported: API replicas index nothing), the lag and why this
- * process's indexer of it stopped (null while it runs); with a read replica also the
- * replica's checkpoint and how many blocks it is behind the primary (null while the replica
- * does not answer).
+ * chain's active lock holder last reported: API replicas index nothing), the lag and why its
+ * indexer stopped (this process's, else as the lock holder recorded it; null while it runs);
+ * with a read replica also the replica's checkpoint and how many blocks it is behind the
+ * primary (null while the replica does not answer).
  */
 export async function readChainLags(
   ctx: Pick<ApiContext, 'store' | 'reads' | 'chains' | 'nodeHeads'>,
@@ -34,7 +34,8 @@ export async function readChainLags(
         !replica || replicaCheckpoint === UNREACHABLE
           ? null
           : Math.max(0, (indexed ?? 0) - (replicaCheckpoint?.blockNumber ?? 0))
-      return { chain, checkpoint, head, holder, lag, replicaLag, stopped: own?.stopped ?? null }
+      const stopped = own?.stopped ?? holder?.stopped ?? null
+      return { chain, checkpoint, head, holder, lag, replicaLag, stopped }
     }),
   )
 }

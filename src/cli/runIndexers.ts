@@ -2,7 +2,7 @@ import type { ChainConfig } from '../config/types.ts'
 import { type ChainIndexer, createChainIndexer } from '../indexer/createChainIndexer.ts'
 import type { Progress } from '../indexer/createProgress.ts'
 import { type ChainLease, holdChainLease } from '../indexer/holdChainLease.ts'
-import { BaseError } from '../internal/errors.ts'
+import { BaseError, FatalIndexerError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Store } from '../store/createStore.ts'
 
@@ -33,8 +33,8 @@ export async function runIndexers({
   leaseUrl?: string
   onProgress?: (progress: Progress) => void
   onStarted?: (indexers: ChainIndexer[]) => void
-  /** A chain's indexer stopped for good (the others go on). */
-  onStopped?: (chainId: number, error: unknown) => void
+  /** A chain's indexer stopped for good (the others go on): why, in a sentence or two. */
+  onStopped?: (chainId: number, why: string, error: unknown) => void
 }): Promise<void> {
   const leases = new Map<number, ChainLease>()
   const indexers = chains.map((chain) =>
@@ -75,6 +75,15 @@ export async function runIndexers({
       leases.set(indexer.chainId, lease)
       try {
         await indexer.run(AbortSignal.any([signal, lease.lost]))
+      } catch (error) {
+        // Past finality: the next holder would stop too. Say so to the processes that do not
+        // index the chain (API replicas) before letting go.
+        if (error instanceof FatalIndexerError && !lease.lost.aborted) {
+          await lease.recordStop(describeStop(error)).catch((cause: unknown) => {
+            log.warn({ err: cause }, 'Could not record why the indexer stopped')
+          })
+        }
+        throw error
       } finally {
         leases.delete(indexer.chainId)
         await lease.release()
@@ -90,7 +99,7 @@ export async function runIndexers({
       } catch (error) {
         if (signal.aborted) return
         failures.push(error)
-        onStopped?.(indexer.chainId, error)
+        onStopped?.(indexer.chainId, describeStop(error), error)
         logger.error(
           { chain_id: indexer.chainId, err: error },
           error instanceof BaseError ? error.shortMessage : 'Indexer stopped',
@@ -101,4 +110,11 @@ export async function runIndexers({
     }),
   )
   if (failures.length > 0 && !signal.aborted) throw failures[0]
+}
+
+/** Why an indexer stopped, as `/ready`, `/v1/status` and `CHAIN_STOPPED` say it. */
+function describeStop(error: unknown): string {
+  return error instanceof BaseError
+    ? [error.shortMessage, error.details].filter(Boolean).join(' ')
+    : 'It failed; the log says why.'
 }

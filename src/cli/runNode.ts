@@ -3,7 +3,7 @@ import { type RunningApi, startApiServer } from '../api/startApiServer.ts'
 import type { ChainConfig, ScryConfig } from '../config/types.ts'
 import type { ChainIndexer } from '../indexer/createChainIndexer.ts'
 import type { Progress } from '../indexer/createProgress.ts'
-import { BaseError, FatalIndexerError, NonRetryableError } from '../internal/errors.ts'
+import { FatalIndexerError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import { createNftMetadataWorker } from '../nft/createNftMetadataWorker.ts'
 import type { Store } from '../store/createStore.ts'
@@ -107,11 +107,7 @@ export async function runNode({
           onStarted: (list) => {
             indexers = list
           },
-          onStopped: (chainId, error) => {
-            const why =
-              error instanceof BaseError
-                ? [error.shortMessage, error.details].filter(Boolean).join(' ')
-                : 'It failed; the log says why.'
+          onStopped: (chainId, why) => {
             stopped.set(chainId, why)
           },
         })

@@ -17,6 +17,11 @@ export type ChainLease = {
   fence: Fence
   /** Aborts when the lock's connection is gone or another process took the chain. */
   lost: AbortSignal
+  /**
+   * Records why this holder stops indexing the chain (a reorg past finality), for processes
+   * that do not index it (`indexer_leases.stopped`); the next holder clears it.
+   */
+  recordStop(why: string): Promise<void>
   release(): Promise<void>
 }
 
@@ -103,7 +108,7 @@ async function take({
 }): Promise<ChainLease> {
   const owner = randomUUID()
   const since = Math.floor(Date.now() / 1000)
-  const row = { chain_id: chainId, owner, host: hostname(), pid: process.pid, since }
+  const row = { chain_id: chainId, owner, host: hostname(), pid: process.pid, since, stopped: null }
   // Waits for a commit of the previous holder that already has the row: it lands first.
   // (A lock session that dies meanwhile is caught by the first heartbeat below.)
   await store.db
@@ -150,6 +155,12 @@ async function take({
         throw new LeaseLostError(`Chain ${chainId} is held by another indexer now.`)
       }
       if (controller.signal.aborted) throw controller.signal.reason
+    },
+    async recordStop(why) {
+      await client.query(
+        'update indexer_leases set stopped = $1 where chain_id = $2 and owner = $3',
+        [why, chainId, owner],
+      )
     },
     async release() {
       clearInterval(heartbeat)

@@ -28,7 +28,8 @@ export const CHAIN_DATA_TABLES = [
 ] as const satisfies readonly (keyof Database)[]
 
 /**
- * Tables with a `chain_id` that a reset keeps: who holds the chain's lock, and the webhook
+ * Tables with a `chain_id` that a reset keeps: who holds the chain's lock (its `stopped`
+ * cleared), and the webhook
  * delivery log (its pending deliveries of the chain are cancelled: they may describe blocks of
  * a branch the node no longer has).
  */
@@ -68,6 +69,12 @@ export async function deleteChainData({
       .where('status', '=', 'pending')
       .executeTakeFirst()
     counts.set('webhook_deliveries (pending, cancelled)', Number(cancelled.numUpdatedRows))
+    // The chain starts again: it is no longer stopped (replicas stop warning).
+    await trx
+      .updateTable('indexer_leases')
+      .set({ stopped: null })
+      .where('chain_id', '=', chainId)
+      .execute()
     return counts
   })
 }

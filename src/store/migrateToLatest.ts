@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022_logs_in_transactions.ts'
 import * as m0023 from './migrations/0023_packed_calldata_and_logs.ts'
 import * as m0024 from './migrations/0024_postgres_history_alignment.ts'
 import * as m0025 from './migrations/0025_holder_counts_per_statement.ts'
+import * as m0026 from './migrations/0026_indexer_lease_stops.ts'
 import { StoreError } from './parseDbError.ts'
 import type { Database } from './schema.ts'
 
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0023_packed_calldata_and_logs': m0023,
   '0024_postgres_history_alignment': m0024,
   '0025_holder_counts_per_statement': m0025,
+  '0026_indexer_lease_stops': m0026,
 }
 
 export async function migrateToLatest({

@@ -11,6 +11,8 @@ export type IndexerHolder = {
   active: boolean
   /** The node's head as the holder last reported it (null: not yet). */
   nodeHead: number | null
+  /** Why it stopped indexing the chain (a reorg past finality); null while it runs. */
+  stopped: string | null
 }
 
 /**
@@ -39,6 +41,7 @@ export async function readIndexerHolders(
         since: Number(r.since),
         active: held.has(leaseKey(Number(r.chain_id)).toString()),
         nodeHead: r.node_head === null ? null : Number(r.node_head),
+        stopped: r.stopped ?? null,
       },
     ]),
   )

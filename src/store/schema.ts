@@ -52,6 +52,8 @@ export type IndexerLeaseTable = {
   /** The node's head as the holder last saw it, and when (unix seconds). */
   node_head: number | null
   node_head_at: number | null
+  /** Why the holder stopped indexing the chain (a reorg past finality; 0026); null while it runs. */
+  stopped: string | null
 }
 
 /** Kept by triggers on `token_balances` (migration 0007); never written by code. */

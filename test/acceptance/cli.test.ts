@@ -326,7 +326,7 @@ describe('scry CLI', () => {
     expect(migration.stderr.split('\n')).toContain('Applying 0015_compact_u256…')
     const migrated = migration.stdout
     expect(migrated).toBe(
-      'Applied 25 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks, 0006_svm, 0007_key_profile, 0008_token_search, 0009_approvals, 0010_indexer_leases, 0011_defi_tokens, 0012_compact_history, 0013_keyed_history_undo, 0014_history_bytes, 0015_compact_u256, 0016_defi_token_pool, 0017_history_addresses, 0018_relative_prices, 0019_address_transactions_beyond_activity, 0020_postgres_balances_without_wallet_copy, 0021_transactions_without_block_fields, 0022_logs_in_transactions, 0023_packed_calldata_and_logs, 0024_postgres_history_alignment, 0025_holder_counts_per_statement\n',
+      'Applied 26 migration(s): 0001_initial, 0002_api, 0003_metadata, 0004_prices, 0005_webhooks, 0006_svm, 0007_key_profile, 0008_token_search, 0009_approvals, 0010_indexer_leases, 0011_defi_tokens, 0012_compact_history, 0013_keyed_history_undo, 0014_history_bytes, 0015_compact_u256, 0016_defi_token_pool, 0017_history_addresses, 0018_relative_prices, 0019_address_transactions_beyond_activity, 0020_postgres_balances_without_wallet_copy, 0021_transactions_without_block_fields, 0022_logs_in_transactions, 0023_packed_calldata_and_logs, 0024_postgres_history_alignment, 0025_holder_counts_per_statement, 0026_indexer_lease_stops\n',
     )
     const r = await scry(['status', '--database', database, '--rpc', `8453=${anvil.rpcUrl}`])
     expect(r.code).toBe(0)
@@ -365,6 +365,7 @@ describe('scry CLI', () => {
       node_head: expect.any(Number),
       lag_blocks: null,
       indexer: null,
+      stopped: null,
     })
     expect(Math.abs(chain.node_head - head)).toBeLessThanOrEqual(1)
     const downJson = await scry([

@@ -63,7 +63,7 @@ afterAll(async () => {
   await world?.stop()
 })
 
-describe('migrations 0012 to 0025 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions, packed words, aligned columns, holder counts per statement)', () => {
+describe('migrations 0012 to 0026 (compact history, Aave tokens, address bytes, relative prices, fewer address rows, one balance index fewer on PostgreSQL, transactions without their block fields, logs packed in transactions, packed words, aligned columns, holder counts per statement, lease stops)', () => {
   for (const dialect of DIALECTS) {
     test(`default: a 0011 store, migrated, equals a fresh index, answers and reverts the same (${dialect})`, async () => {
       const fresh = await createTestStore(dialect)
@@ -92,6 +92,7 @@ describe('migrations 0012 to 0025 (compact history, Aave tokens, address bytes, 
             '0023_packed_calldata_and_logs',
             '0024_postgres_history_alignment',
             '0025_holder_counts_per_statement',
+            '0026_indexer_lease_stops',
           ],
         })
         await expectSameData(fresh.store, migrated)

@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createAccounts } from '../../src/accounts/createAccounts.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
 import { createStore, type Store } from '../../src/store/createStore.ts'
+import { readIndexerHolders } from '../../src/store/readIndexerHolders.ts'
 import { createTestDatabase } from '../support/createTestStore.ts'
 import { freePort } from '../support/freePort.ts'
 import { scryProcesses } from '../support/scryProcesses.ts'
@@ -36,6 +40,24 @@ beforeAll(async () => {
   store = createStore({ url: database })
   await store.migrate()
 }, 60_000)
+
+/** Six blocks of the stopping chain replaced where only three are kept for undo. */
+const reorgPastFinality = () =>
+  fetch(stopping.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_reorg', params: [6, []] }),
+  })
+
+/** Waits for `/ready` to refuse; its error. */
+const notReady = (api: string) =>
+  until({
+    what: `${api}/ready 503`,
+    read: async () => {
+      const res = await fetch(`${api}/ready`)
+      return res.status === 503 && ((await res.json()) as { error: { message: string } })
+    },
+  })
 
 /** A wallet nobody uses: the answer is empty, its warnings and header are what count. */
 const ZERO_WALLET = `0x${'00'.repeat(19)}01`
@@ -85,18 +107,8 @@ test("error: a reorg past one chain's finality stops that chain alone, and /read
   expect([...(await status()).values()].map((c) => c.stopped)).toEqual([null, null])
 
   // Six blocks replaced where only three are kept for undo.
-  await fetch(stopping.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_reorg', params: [6, []] }),
-  })
-  const ready = await until({
-    what: '/ready 503',
-    read: async () => {
-      const res = await fetch(`${api}/ready`)
-      return res.status === 503 && ((await res.json()) as { error: { message: string } })
-    },
-  })
+  await reorgPastFinality()
+  const ready = await notReady(api)
   expect(ready.error.message).toMatch(
     /^The indexer of chain 10 \(optimism\) stopped, and its answers no longer follow the node: Chain 10: reorg deeper than 3 blocks \(the finality depth\)/,
   )
@@ -150,15 +162,8 @@ test('error: when the only chain of a process stops, the process goes on serving
         return body.chains[0]?.indexed_block === head
       },
     })
-    await fetch(stopping.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_reorg', params: [6, []] }),
-    })
-    await until({
-      what: '/ready 503',
-      read: async () => (await fetch(`${api}/ready`)).status === 503,
-    })
+    await reorgPastFinality()
+    await notReady(api)
     // Still up a while later: the API answers, and the process has not exited.
     await new Promise((r) => setTimeout(r, 1_000))
     expect(child.exitCode).toBeNull()
@@ -171,6 +176,99 @@ test('error: when the only chain of a process stops, the process goes on serving
   } finally {
     await children.stopAll()
     await only.close()
+    await db.drop()
+  }
+}, 120_000)
+
+const SCRY = fileURLToPath(new URL('../../bin/scry.js', import.meta.url))
+/** A `scry` command to its end: exit code and output (a non-zero exit is not thrown). */
+async function scry(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [SCRY, ...args])
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+test('error: on PostgreSQL, an API replica that indexes nothing knows the chain stopped in another process, until it is reset', async () => {
+  const db = await createTestDatabase('postgres')
+  const pgStore = createStore({ url: db.url })
+  try {
+    await pgStore.migrate()
+    const { key } = await createAccounts({ store: pgStore }).createKey({ name: 'replica' })
+    await sendTransfers({ rpcUrl: stopping.rpcUrl, prng, count: 4 })
+    const common = { chainId: STOPPING, rpcUrl: stopping.rpcUrl, database: db.url, batchSize: 2 }
+    const chainFlags = [
+      '--finality-depth',
+      `${STOPPING}=3`,
+      '--poll-interval-ms',
+      `${STOPPING}=100`,
+    ]
+    const indexer = children.start({ ...common, extra: [...chainFlags, '--role', 'indexer'] })
+    const port = await freePort()
+    children.start({ ...common, extra: [...chainFlags, '--role', 'api', '--port', String(port)] })
+    const api = `http://127.0.0.1:${port}`
+    const status = async () => {
+      const res = await fetch(`${api}/v1/status`, { headers: { 'x-scry-api-key': key } })
+      if (res.status !== 200) return undefined
+      const body = (await res.json()) as {
+        chains: { indexed_block: number | null; stopped: string | null }[]
+      }
+      return body.chains[0]
+    }
+    const head = Number((await nodeHead(stopping.rpcUrl)).number)
+    await until({
+      what: 'the chain at its head, seen from the replica',
+      read: async () => (await status())?.indexed_block === head,
+    })
+    expect((await fetch(`${api}/ready`)).status).toBe(200)
+    const balances = async () => {
+      const res = await fetch(`${api}/v1/evm/balances/${ZERO_WALLET}?chain_ids=${STOPPING}`, {
+        headers: { 'x-scry-api-key': key },
+      })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { warnings?: { code: string; chain_ids?: number[] }[] })
+        .warnings
+    }
+    expect(await balances()).toBeUndefined()
+
+    await reorgPastFinality()
+    // The indexer-only process stops (exit 1: it has nothing left to do); the replica says why.
+    const ready = await notReady(api)
+    expect(ready.error.message).toMatch(
+      /^The indexer of chain 10 \(optimism\) stopped, and its answers no longer follow the node: Chain 10: reorg deeper than 3 blocks/,
+    )
+    expect((await status())?.stopped).toMatch(/^Chain 10: reorg deeper than 3 blocks/)
+    expect(await balances()).toEqual([
+      expect.objectContaining({ code: 'CHAIN_STOPPED', chain_ids: [STOPPING] }),
+    ])
+    await until({ what: 'the indexer process gone', read: async () => indexer.exitCode !== null })
+    expect(indexer.exitCode).toBe(1)
+    expect((await readIndexerHolders(pgStore)).get(STOPPING)).toMatchObject({
+      active: false,
+      stopped: expect.stringMatching(/^Chain 10: reorg deeper/),
+    })
+
+    const flags = ['--database', db.url, '--rpc', `${STOPPING}=${stopping.rpcUrl}`]
+    const stoppedStatus = await scry(['status', '--json', ...flags])
+    expect(stoppedStatus.code, stoppedStatus.stderr).toBe(1)
+    expect(stoppedStatus.stderr).toMatch(/error: optimism \(10\) stopped: Chain 10: reorg deeper/)
+    expect(JSON.parse(stoppedStatus.stdout).chains[0].stopped).toMatch(/^Chain 10: reorg/)
+
+    // The way back: reset the chain. The replica stops warning (it reads every 2 s at most).
+    const reset = await scry(['reset-chain', String(STOPPING), '--yes', '--database', db.url])
+    expect(reset.code, reset.stderr).toBe(0)
+    await until({
+      what: "the replica's /ready 200 after the reset",
+      read: async () => (await fetch(`${api}/ready`)).status === 200,
+    })
+    expect((await status())?.stopped).toBeNull()
+    expect((await scry(['status', '--json', ...flags])).code).toBe(0)
+  } finally {
+    await children.stopAll()
+    await pgStore.close()
     await db.drop()
   }
 }, 120_000)

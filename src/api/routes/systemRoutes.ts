@@ -33,9 +33,8 @@ export const systemRoutes: RouteModule = (app, ctx) => {
           throw new ApiError('UNAVAILABLE', what, { headers: { 'Retry-After': '5' }, cause: error })
         })
       }
-      // This process's indexers, in memory: no database read for it.
-      for (const { chainId, stopped } of ctx.nodeHeads()) {
-        if (stopped === undefined) continue
+      // This process's indexers (in memory), and on PostgreSQL what a holder recorded.
+      for (const [chainId, stopped] of await ctx.stoppedChains()) {
         const name = ctx.chains.find((c) => c.chainId === chainId)?.name ?? 'unnamed'
         throw new ApiError(
           'UNAVAILABLE',
@@ -87,7 +86,7 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     ),
     stopped: Type.Union([Type.String(), Type.Null()], {
       description:
-        "Why this process's indexer of the chain stopped (a reorg deeper than finalityDepth): its answers no longer follow the node until the chain is reset (scry reset-chain) and Scry restarted; null while it runs",
+        "Why the chain's indexer stopped (a reorg deeper than finalityDepth; this process's, or on PostgreSQL the one that held the chain): its answers no longer follow the node until the chain is reset (scry reset-chain) and Scry restarted; null while it runs",
     }),
     replica_lag_blocks: Type.Union([Type.Integer(), Type.Null()], {
       description: 'Blocks the read replica (databaseRead) is behind the primary; null without one',

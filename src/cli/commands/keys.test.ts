@@ -110,11 +110,12 @@ describe('sqlite, end to end', () => {
       expect(result).toEqual({
         code: 1,
         stdout: '',
-        stderr: `error: The database at ${url} needs 1 migration(s) of this version of Scry: 0025_holder_counts_per_statement.\nRun \`scry migrate\` (SQLite: with no \`scry start\` running on it; PostgreSQL: then restart the servers on this version), or use the Scry version the database was migrated with.\n`,
+        stderr: `error: The database at ${url} needs 2 migration(s) of this version of Scry: 0025_holder_counts_per_statement, 0026_indexer_lease_stops.\nRun \`scry migrate\` (SQLite: with no \`scry start\` running on it; PostgreSQL: then restart the servers on this version), or use the Scry version the database was migrated with.\n`,
       })
       const after = createStore({ url })
       expect(await pendingMigrations({ db: after.db })).toEqual([
         '0025_holder_counts_per_statement',
+        '0026_indexer_lease_stops',
       ])
       expect(await after.db.selectFrom('api_keys').select('id').execute()).toEqual([])
       await after.close()

@@ -17,11 +17,14 @@ type ChainStatus = {
   lag_blocks: number | null
   /** The process holding the chain's indexer lock (PostgreSQL), null when none is known. */
   indexer: { host: string; pid: number; since: string; active: boolean } | null
+  /** Why the chain's indexer stopped (a reorg past finality, PostgreSQL); null while it runs. */
+  stopped: string | null
 }
 
 /**
  * `scry status`: per chain, indexed head against node head, then exit: 0 when every node
- * answered, 1 when one did not (the rest is still shown; scripts and monitors can tell).
+ * answered and no indexer stopped, 1 otherwise (the rest is still shown; scripts and
+ * monitors can tell).
  * A table, or with `json` one JSON object `{chains: [...]}` on stdout.
  */
 export async function runStatus({
@@ -66,16 +69,21 @@ export async function runStatus({
                 active: holder.active,
               }
             : null,
+          stopped: holder?.stopped ?? null,
         }
       }),
     )
     process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatStatus(chains))
     const silent = chains.filter((c) => c.node_head === null).map(label)
-    if (silent.length === 0) return 0
-    process.stderr.write(
-      `error: no answer from the node of ${silent.join(', ')}; check its RPC URL (--rpc, SCRY_RPC_<chainId>, chains.<id>.rpc) and that the node is up.\n`,
-    )
-    return 1
+    if (silent.length > 0) {
+      process.stderr.write(
+        `error: no answer from the node of ${silent.join(', ')}; check its RPC URL (--rpc, SCRY_RPC_<chainId>, chains.<id>.rpc) and that the node is up.\n`,
+      )
+    }
+    for (const c of chains) {
+      if (c.stopped !== null) process.stderr.write(`error: ${label(c)} stopped: ${c.stopped}\n`)
+    }
+    return silent.length === 0 && chains.every((c) => c.stopped === null) ? 0 : 1
   } finally {
     await store.close()
   }
