@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, describe, expect, test } from 'vitest'
+import { createTestDatabase } from '../../test/support/createTestStore.ts'
 import { ConfigError } from '../internal/errors.ts'
 import { openDatabase } from './openDatabase.ts'
 
@@ -43,5 +45,29 @@ describe('openDatabase (SQLite)', () => {
     const made = openDatabase({ url: missing })
     made.sqlite?.close()
     expect(existsSync(missing)).toBe(true)
+  })
+})
+
+describe('openDatabase (PostgreSQL)', () => {
+  test('error: a connection the server ends while its client is checked out (idle in a transaction) fails that transaction, not the process', async () => {
+    const { url, drop } = await createTestDatabase('postgres')
+    const { db } = openDatabase({ url })
+    const admin = openDatabase({ url })
+    try {
+      const outcome = db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)
+        await sql`select pg_terminate_backend(${rows[0]?.pid})`.execute(admin.db)
+        // The client hears of it while no query of its own runs: an 'error' event, which
+        // crashed the process when nothing listened (a PostgreSQL restart, a cut session).
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        await sql`select 1`.execute(trx)
+      })
+      await expect(outcome).rejects.toThrow()
+      expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }])
+    } finally {
+      await db.destroy()
+      await admin.db.destroy()
+      await drop()
+    }
   })
 })

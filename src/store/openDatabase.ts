@@ -44,8 +44,12 @@ export function openDatabase({
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     })
-    // An idle client that loses its connection must not crash the process.
+    // A client that loses its connection must not crash the process: an idle one (the pool's
+    // 'error'), nor one checked out between its queries (inside a transaction, or held while
+    // a webhook is delivered), which pg-pool leaves without a listener. Its next query fails,
+    // the caller's error handling runs, and the pool drops the client on release.
     pool.on('error', () => {})
+    pool.on('connect', (client) => client.on('error', () => {}))
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       caps,
