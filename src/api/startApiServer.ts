@@ -61,7 +61,13 @@ export async function startApiServer({
         enableOfflineQueue: false,
       })
     : undefined
-  redis?.on('error', (error) => logger.warn({ err: error }, 'Redis connection problem'))
+  // ioredis reports every failed reconnect (every few seconds while Redis is away).
+  let redisWarnedAt = Number.NEGATIVE_INFINITY
+  redis?.on('error', (error) => {
+    if (Date.now() - redisWarnedAt < 60_000) return
+    redisWarnedAt = Date.now()
+    logger.warn({ err: error }, 'Redis connection problem (said at most once a minute)')
+  })
   const reads = config.databaseRead ? createStore({ url: config.databaseRead }) : store
   if (reads !== store) {
     // Reachability is `/ready`'s to report; a replica down at start must not stop the API.

@@ -45,4 +45,9 @@ test('behavior: with Redis unreachable, a key is limited in memory at once, and 
   expect(decisions[0]?.allowed).toBe(true)
   expect(decisions.map((d) => d.limit)).toEqual([2, 2, 2])
   expect(reported.length).toBe(3)
+  // Shutting down while Redis is away ends (it threw, and a SIGTERM left the API running).
+  await expect(limiter.close()).resolves.toBeUndefined()
+  await new Promise((resolve) =>
+    down.status === 'end' ? resolve(null) : down.once('end', resolve),
+  )
 })

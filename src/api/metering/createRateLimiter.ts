@@ -60,7 +60,10 @@ export function createRateLimiter({
       return decide(w.count, rps)
     },
     async close() {
-      await redis?.quit()
+      // A polite QUIT when connected; while Redis is away it fails at once (no offline queue),
+      // and disconnect() stops the reconnect attempts that would keep the process alive.
+      await redis?.quit().catch(() => {})
+      redis?.disconnect()
     },
   }
 }
