@@ -1,8 +1,11 @@
+import { connect } from 'node:net'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApi, type TestApi } from '../../test/support/createTestApi.ts'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { testChainConfig } from '../../test/support/testChain.ts'
+import type { RouteModule } from './createApiServer.ts'
+import { API_ROUTES } from './routes/apiRoutes.ts'
 
 for (const dialect of DIALECTS) {
   describe(`API server (${dialect})`, () => {
@@ -223,4 +226,51 @@ describe('API replicas with Redis', () => {
       await t.drop()
     }
   })
+})
+
+test('error: a request that reaches a server while it shuts down gets the documented 503, with Retry-After and its request id', async () => {
+  const t = await createTestStore('sqlite')
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  // A route that answers once released: it keeps the server closing while the next request,
+  // sent behind it on the same connection once the close began, arrives.
+  const slow: RouteModule = (app) => {
+    app.get('/slow', { config: { public: true } }, async () => {
+      await held
+      return { ok: true }
+    })
+  }
+  const api = await createTestApi({ store: t.store, chains: [], routes: [...API_ROUTES, slow] })
+  try {
+    const socket = connect(Number(new URL(api.url).port), '127.0.0.1')
+    let text = ''
+    socket.on('data', (chunk) => {
+      text += chunk
+    })
+    const ended = new Promise((resolve) => socket.on('close', resolve))
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = api.app.close()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    socket.write('GET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: late-1\r\n\r\n')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    release()
+    await closed
+    await ended
+    const [, second] = text.split(/(?=HTTP\/1\.1 )/)
+    expect(text).toMatch(/^HTTP\/1\.1 200 /)
+    expect(second).toMatch(/^HTTP\/1\.1 503 /)
+    expect(second).toMatch(/\r\nretry-after: 1\r\n/i)
+    expect(second).toMatch(/\r\nx-request-id: late-1\r\n/i)
+    const body = JSON.parse(second?.slice(second.indexOf('\r\n\r\n') + 4) ?? '')
+    expect(body).toEqual({
+      error: { code: 'UNAVAILABLE', message: expect.stringMatching(/shutting down/) },
+    })
+  } finally {
+    release()
+    await api.close().catch(() => {})
+    await t.drop()
+  }
 })

@@ -66,6 +66,9 @@ export async function createApiServer({
       reply.status(apiError.status).header('X-Request-Id', request.id).send(errorBody(apiError))
     },
     clientErrorHandler: answerClientError,
+    // Requests that arrive while the server closes get the documented 503 (below), not
+    // Fastify's own body without a request id or Retry-After.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer
   app.setValidatorCompiler(createValidatorCompiler())
@@ -140,8 +143,19 @@ export async function createApiServer({
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
 
   const metrics = createApiMetrics({ ctx })
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id)
+    if (closing) {
+      throw new ApiError(
+        'UNAVAILABLE',
+        'This server is shutting down. Send the request again: another replica, or this one once it is back, answers it.',
+        { headers: { 'Retry-After': '1', Connection: 'close' } },
+      )
+    }
     // Refused before anything is read, on every path (routes without a body parser too).
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT) {
       throw new ApiError(
