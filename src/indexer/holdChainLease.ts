@@ -129,9 +129,10 @@ async function take({
   // An unknown head (not yet, or the node went away) is reported as null, not left as it was.
   const heartbeat = setInterval(() => {
     const head = nodeHead() ?? null
+    // The database's clock (readIndexerHolders compares with it): no skew between machines.
     const query = client.query(
-      'update indexer_leases set node_head = $1, node_head_at = $2 where chain_id = $3 and owner = $4',
-      [head, Math.floor(Date.now() / 1000), chainId, owner],
+      'update indexer_leases set node_head = $1, node_head_at = extract(epoch from now())::bigint where chain_id = $2 and owner = $3',
+      [head, chainId, owner],
     )
     query.catch((error: Error) => lose(error.message))
   }, heartbeatMs)

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { afterAll, expect, test } from 'vitest'
 import { createTestStore, type TestStore } from '../../test/support/createTestStore.ts'
 import { leaseKey } from './leaseKey.ts'
-import { readIndexerHolders } from './readIndexerHolders.ts'
+import { HEARTBEAT_STALE_SECONDS, readIndexerHolders } from './readIndexerHolders.ts'
 
 const stores: TestStore[] = []
 afterAll(async () => {
@@ -31,4 +31,21 @@ test("edge: a chain's lock held in another database on the same server is not th
   } finally {
     await client.end()
   }
+})
+
+test("edge: a holder whose heartbeat is over a minute old (frozen: it keeps its lock) gives no node head, so the chain's lag reads as unknown", async () => {
+  const t = await createTestStore('postgres')
+  stores.push(t)
+  const now = Math.floor(Date.now() / 1000)
+  const lease = { owner: 'o', host: 'h', pid: 1, since: 0, node_head: 100 }
+  await t.store.db
+    .insertInto('indexer_leases')
+    .values([
+      { chain_id: 1, ...lease, node_head_at: now - 5 },
+      { chain_id: 2, ...lease, node_head_at: now - HEARTBEAT_STALE_SECONDS - 5 },
+    ])
+    .execute()
+  const holders = await readIndexerHolders(t.store)
+  expect(holders.get(1)?.nodeHead).toBe(100)
+  expect(holders.get(2)?.nodeHead).toBeNull()
 })

@@ -9,11 +9,18 @@ export type IndexerHolder = {
   since: number
   /** Whether its lock is held now (false: it died and no standby has taken over yet). */
   active: boolean
-  /** The node's head as the holder last reported it (null: not yet). */
+  /**
+   * The node's head as the holder last reported it; null: not yet, or its last report is more
+   * than `HEARTBEAT_STALE_SECONDS` old (a frozen holder keeps its lock but neither indexes nor
+   * reports: its lag must read as unknown, not as the last one it reported).
+   */
   nodeHead: number | null
   /** Why it stopped indexing the chain (a reorg past finality); null while it runs. */
   stopped: string | null
 }
+
+/** A holder's report older than this (seconds) no longer gives the node's head. */
+export const HEARTBEAT_STALE_SECONDS = 60
 
 /**
  * Which process writes each chain (PostgreSQL with standby indexers; SQLite has one process
@@ -23,7 +30,12 @@ export async function readIndexerHolders(
   store: Pick<Store, 'db' | 'dialect'>,
 ): Promise<Map<number, IndexerHolder>> {
   if (store.dialect !== 'postgres') return new Map()
-  const rows = await store.db.selectFrom('indexer_leases').selectAll().execute()
+  const rows = await store.db
+    .selectFrom('indexer_leases')
+    .selectAll()
+    // The database's clock, as the heartbeat writes it: no skew between machines.
+    .select(sql<number>`extract(epoch from now())::bigint`.as('now'))
+    .execute()
   const locks = await sql<{ key: string }>`
     select ((classid::bigint << 32) | objid::bigint)::text as key
     from pg_locks where locktype = 'advisory' and granted and objsubid = 1
@@ -40,7 +52,12 @@ export async function readIndexerHolders(
         pid: Number(r.pid),
         since: Number(r.since),
         active: held.has(leaseKey(Number(r.chain_id)).toString()),
-        nodeHead: r.node_head === null ? null : Number(r.node_head),
+        nodeHead:
+          r.node_head === null ||
+          r.node_head_at === null ||
+          Number(r.now) - Number(r.node_head_at) > HEARTBEAT_STALE_SECONDS
+            ? null
+            : Number(r.node_head),
         stopped: r.stopped ?? null,
       },
     ]),
