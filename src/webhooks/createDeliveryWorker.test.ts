@@ -1,11 +1,15 @@
+import type { Transaction } from 'kysely'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { createWebhookReceiver } from '../../test/support/createWebhookReceiver.ts'
 import { createMeter } from '../accounts/createMeter.ts'
 import { silentLogger } from '../internal/logger.ts'
+import type { RowWriter } from '../store/createRowWriter.ts'
 import type { Store } from '../store/createStore.ts'
+import type { Database } from '../store/schema.ts'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './createDeliveryWorker.ts'
 import { createSubscriptions } from './createSubscriptions.ts'
+import { revertWebhookDeliveries } from './revertWebhookDeliveries.ts'
 import { verifyWebhookSignature } from './signWebhook.ts'
 
 const ADDRESS = '0x00000000000000000000000000000000000000a1'
@@ -88,6 +92,55 @@ for (const dialect of DIALECTS) {
     afterEach(async () => {
       for (const close of closers.splice(0).reverse()) await close()
       await t?.drop()
+    })
+
+    test('behavior: an attempt is on record before its POST goes out, so a worker killed mid-attempt leaves what a revert needs to send the removal', async () => {
+      t = await createTestStore(dialect)
+      const receiver = await createWebhookReceiver({ respond: () => 'hang' })
+      closers.push(receiver.close)
+      const sub = await subscribe(t.store, receiver.url)
+      const id = await queue(t.store, sub, 7)
+      const worker = startWorker({ store: t.store, timeoutMs: 2_000 })
+      closers.push(worker.stop)
+      await receiver.until((r) => r.length === 1)
+      // The POST is out and unanswered: what a kill now would leave in the store.
+      const inFlight = await delivery(t.store, id)
+      expect(inFlight).toMatchObject({ status: 'pending', attempts: 0 })
+      expect(inFlight.first_attempt_at).not.toBeNull()
+      // No other claim of it meanwhile (the attempt's timeout has not passed).
+      expect(inFlight.next_attempt_at).toBeGreaterThan(Date.now())
+      await worker.stop()
+      const { seq: _, ...row } = inFlight
+      await t.store.db
+        .insertInto('webhook_deliveries')
+        .values({ ...row, id: `${id}-killed` })
+        .execute()
+      // The revert's own row writer is the store's; plain inserts do here.
+      const writer = {
+        async insert(trx: Transaction<Database>, table: 'webhook_deliveries', rows: unknown[]) {
+          if (rows.length > 0)
+            await trx
+              .insertInto(table)
+              .values(rows as never)
+              .execute()
+        },
+      } as unknown as RowWriter
+      await t.store.db
+        .transaction()
+        .execute((trx) => revertWebhookDeliveries({ trx, writer, chainId: 1, afterBlock: 6 }))
+      const rows = await t.store.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status', 'removed'])
+        .orderBy('seq')
+        .execute()
+      // Both the attempt that timed out and the one a kill would have left are retracted; the
+      // latter goes out again first (its outcome is unknown), then its removal.
+      expect(rows).toEqual([
+        { id, status: 'cancelled', removed: 0 },
+        { id: `${id}-killed`, status: 'pending', removed: 0 },
+        { id: expect.any(String), status: 'pending', removed: 1 },
+        { id: expect.any(String), status: 'pending', removed: 1 },
+      ])
     })
 
     test('behavior: a receiver failing three times then succeeding sees retry indexes 0–3, one id, a valid signature; 2 CU per event', async () => {

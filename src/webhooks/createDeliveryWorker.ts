@@ -6,7 +6,6 @@ import type { Store } from '../store/createStore.ts'
 import type { Database, WebhookDeliveryTable } from '../store/schema.ts'
 import { type DeliveryAttempt, postDelivery } from './postDelivery.ts'
 import { nextAttemptAt } from './retrySchedule.ts'
-import { removalOf } from './revertWebhookDeliveries.ts'
 
 export type DeliveryWorker = {
   /** Delivers until the signal aborts; attempts in flight finish (within their timeout) first. */
@@ -41,11 +40,12 @@ const CU_PER_EVENT = 2
  * pending one (block order per subscription), POSTs it, and records the outcome: delivered
  * (and charged), rescheduled on the retry schedule, or failed after the last retry.
  *
- * On PostgreSQL the claim is `SELECT … FOR UPDATE SKIP LOCKED` in a transaction held for the
- * attempt: any number of workers, in any processes, never take the same delivery, and one
- * that dies mid-attempt releases it at once (its connection closes). SQLite has one writer and
- * one worker; claims are tracked in memory. Either way a crash can repeat an attempt (the
- * receiver deduplicates by `scry-webhook-id`) but never loses one.
+ * On PostgreSQL the claim is `SELECT … FOR UPDATE SKIP LOCKED`, committed with the attempt's
+ * start (`markStarted`), then the row is locked again for the attempt: any number of workers,
+ * in any processes, never take the same delivery, and one that dies mid-attempt leaves it due
+ * again after the attempt's timeout. SQLite has one writer and one worker; claims are tracked
+ * in memory. Either way a crash can repeat an attempt (the receiver deduplicates by
+ * `scry-webhook-id`) but never loses one, nor a removal of what it may have received.
  */
 export function createDeliveryWorker({
   store,
@@ -63,15 +63,47 @@ export function createDeliveryWorker({
   const busy = new Set<string>() // subscriptions with an attempt in flight here (SQLite)
   let claiming: Promise<void> = Promise.resolve()
 
+  /**
+   * Records, committed before the POST, that an attempt starts (`first_attempt_at`): a
+   * receiver may act on a POST whose outcome is never recorded (the process killed
+   * mid-attempt), so a reorg that reverts the block must tell it (`revertWebhookDeliveries`
+   * queues a removal for every delivery an attempt started on). `next_attempt_at` moves past
+   * the attempt's timeout, so no other worker claims it meanwhile; a worker that dies leaves
+   * it due again after that.
+   */
+  async function markStarted(db: Db, delivery: Delivery): Promise<Delivery> {
+    const first_attempt_at = delivery.first_attempt_at ?? now()
+    const next_attempt_at = now() + timeoutMs + 5_000
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ first_attempt_at, next_attempt_at })
+      .where('seq', '=', delivery.seq)
+      .execute()
+    return { ...delivery, first_attempt_at, next_attempt_at }
+  }
+
   /** Claims and runs one delivery; false when nothing was due. */
   async function runOne(): Promise<boolean> {
     if (rowLocks) {
-      return store.db.transaction().execute(async (trx) => {
+      const claimed = await store.db.transaction().execute(async (trx) => {
         const delivery = await claim(trx)
-        if (!delivery) return false
-        await attempt(trx, delivery)
-        return true
+        return delivery && markStarted(trx, delivery)
       })
+      if (!claimed) return false
+      // Held for the attempt: a revert of its block waits for the outcome.
+      await store.db.transaction().execute(async (trx) => {
+        const delivery = await trx
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('seq', '=', claimed.seq)
+          .where('status', '=', 'pending')
+          .forUpdate()
+          .executeTakeFirst()
+        // Gone only if its subscription was deleted meanwhile (a revert keeps it: it was
+        // marked started).
+        if (delivery) await attempt(trx, delivery)
+      })
+      return true
     }
     // Claims in turn, so that two slots never take the same delivery.
     const claimed = claiming.then(() => claim(store.db))
@@ -85,7 +117,7 @@ export function createDeliveryWorker({
     const delivery = await claimed
     if (!delivery) return false
     try {
-      await attempt(store.db, delivery)
+      await attempt(store.db, await markStarted(store.db, delivery))
     } finally {
       busy.delete(delivery.subscription_id)
     }
@@ -168,7 +200,7 @@ export function createDeliveryWorker({
           ? { ...common, status: 'failed', last_error: result.error }
           : { ...common, next_attempt_at: next, last_error: result.error }
     }
-    const updated = await db
+    await db
       .updateTable('webhook_deliveries')
       .set(set)
       .where('seq', '=', delivery.seq)
@@ -177,7 +209,6 @@ export function createDeliveryWorker({
     const log = { delivery_id: delivery.id, subscription_id: delivery.subscription_id }
     if (result.ok) {
       meter.charge({ accountId: delivery.account_id, cost: CU_PER_EVENT * delivery.event_count })
-      if (Number(updated.numUpdatedRows) === 0) await retractIfReverted(db, delivery, time)
       logger.debug({ ...log, retry_index: delivery.attempts }, 'Webhook delivered')
     } else {
       logger.info(
@@ -190,30 +221,6 @@ export function createDeliveryWorker({
         'Webhook attempt failed',
       )
     }
-  }
-
-  /**
-   * SQLite only (no row lock): a reorg cancelled this delivery while it was in flight, after
-   * it went out; record it as delivered and queue its removal, as the revert would have.
-   */
-  async function retractIfReverted(db: Db, delivery: Delivery, time: number): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('webhook_deliveries')
-        .select(['status', 'reverted'])
-        .where('seq', '=', delivery.seq)
-        .executeTakeFirst()
-      if (row?.status !== 'cancelled' || Number(row.reverted) !== 1) return
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'delivered', delivered_at: time, attempts: delivery.attempts + 1 })
-        .where('seq', '=', delivery.seq)
-        .execute()
-      await trx
-        .insertInto('webhook_deliveries')
-        .values(removalOf(delivery, time) as never)
-        .execute()
-    })
   }
 
   return {

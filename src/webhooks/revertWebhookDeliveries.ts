@@ -5,9 +5,11 @@ import type { Database, WebhookDeliveryTable } from '../store/schema.ts'
 
 /**
  * Runs inside the store's revert transaction, after a reorg removed the blocks past
- * `afterBlock`: their queued deliveries are cancelled, and every delivered (or attempted) one
- * is queued again with each item marked `"removed": true` (a new delivery id, after everything queued so far,
- * so each subscription still sees its deliveries in order). A crash cannot separate the two.
+ * `afterBlock`: their queued deliveries are cancelled (but one whose first attempt has no
+ * outcome on record, which goes out first), and every delivered (or attempted) one is queued
+ * again with each item marked `"removed": true` (a new delivery id, after everything queued so
+ * far, so each subscription still sees its deliveries in order). A crash cannot separate the
+ * two.
  */
 export async function revertWebhookDeliveries({
   trx,
@@ -27,9 +29,16 @@ export async function revertWebhookDeliveries({
     .where('chain_id', '=', chainId)
     .where('block_number', '>', afterBlock)
     .where('removed', '=', 0)
-  // First: on PostgreSQL this waits for a delivery in flight (its worker holds the row), so
-  // that one counts as delivered below if it went out.
-  await reverted.set({ status: 'cancelled' }).where('status', '=', 'pending').execute()
+  // Queued deliveries no one has tried are cancelled: no receiver saw them. One whose first
+  // attempt started and has no outcome on record (in flight, or its worker was killed
+  // mid-POST) stays queued: it goes out (again, same id), then the removal queued below
+  // behind it, so the receiver ends without it either way. On PostgreSQL this waits for a
+  // retry in flight (its worker holds the row), which then counts as attempted below.
+  await reverted
+    .set({ status: 'cancelled' })
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('attempts', '>', 0), eb('first_attempt_at', 'is', null)]))
+    .execute()
   const delivered = await trx
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -37,14 +46,10 @@ export async function revertWebhookDeliveries({
     .where('block_number', '>', afterBlock)
     .where('removed', '=', 0)
     .where('reverted', '=', 0)
-    // Delivered, or attempted: a receiver may have acted on an attempt that then timed out
-    // or answered an error, so it is told about the removal too.
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'delivered'),
-        eb.and([eb('status', 'in', ['cancelled', 'failed']), eb('attempts', '>', 0)]),
-      ]),
-    )
+    // Delivered, or attempted: a receiver may have acted on an attempt that then timed out,
+    // answered an error or has no outcome on record yet (an attempt's start is committed
+    // before its POST), so it is told about the removal too.
+    .where((eb) => eb.or([eb('status', '=', 'delivered'), eb('first_attempt_at', 'is not', null)]))
     .orderBy('seq')
     .execute()
   await writer.insert(
