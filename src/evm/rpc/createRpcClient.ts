@@ -176,8 +176,10 @@ export function createRpcClient({
   ): Promise<unknown> {
     const release = await limiter.acquire(signal, background)
     const stop = new AbortController()
-    // a WebSocket batch listens once per item
-    setMaxListeners(0, stop.signal)
+    // A WebSocket batch listens once per item. Infinity, not 0 (also unlimited): fetch reads
+    // the limit with `getMaxListeners`, which throws for 0 (falsy) and undici catches it, so
+    // every request built an error and formatted the signal into its message (~0.1 ms each).
+    setMaxListeners(Number.POSITIVE_INFINITY, stop.signal)
     const onAbort = () => stop.abort()
     signal.addEventListener('abort', onAbort, { once: true })
     let timedOut = false
