@@ -1,6 +1,6 @@
 import { createPackReader } from './createPackReader.ts'
 import { createPackWriter } from './createPackWriter.ts'
-import { bytesToHex, hexToBytes } from './hexBytes.ts'
+import { bytesToHex } from './hexBytes.ts'
 
 const SELECTOR = 4
 const WORD = 32
@@ -17,19 +17,22 @@ const SELECTOR_AND_WORDS = 1
  * must leave 0023 a copy of this one.
  */
 export function packCalldata(input: string): Buffer {
-  const bytes = hexToBytes(input)
-  if (bytes.byteLength === 0) return bytes
-  const out = createPackWriter(bytes.byteLength + 8)
+  out.reset()
+  const bytes = out.scratch(input)
+  if (bytes.byteLength === 0) return out.done()
   if (bytes.byteLength >= SELECTOR && (bytes.byteLength - SELECTOR) % WORD === 0) {
     out.byte(SELECTOR_AND_WORDS)
     out.bytes(bytes.subarray(0, SELECTOR))
-    out.words(bytes.subarray(SELECTOR))
+    out.words(bytes, SELECTOR)
   } else {
     out.byte(RAW)
     out.bytes(bytes)
   }
   return out.done()
 }
+
+/** One writer for every call (each runs to its end without a pause: nothing interleaves). */
+const out = createPackWriter(1024)
 
 /** The calldata `packCalldata` packed, as lowercase hex. Throws on bytes it did not write. Pure. */
 export function unpackCalldata(packed: Uint8Array): `0x${string}` {

@@ -115,5 +115,14 @@ describe('packLogs', () => {
     expect(() =>
       packLogs([{ log_index: 2 ** 32, address: `0x${'00'.repeat(20)}`, topics: [], data: '0x' }]),
     ).toThrow(/below 2\^32/)
+    // The writer is shared between calls: what a failed call wrote is not in the next one.
+    expect(packLogs([odd()]).toString('hex')).toBe(`00${'ab'.repeat(20)}0003c0ffee`)
   })
+})
+
+const odd = (): PackedLog => ({
+  log_index: 0,
+  address: `0x${'ab'.repeat(20)}`,
+  topics: [],
+  data: '0xc0ffee',
 })

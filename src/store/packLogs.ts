@@ -1,6 +1,6 @@
 import { createPackReader } from './createPackReader.ts'
 import { createPackWriter } from './createPackWriter.ts'
-import { bytesToHex, hexToBytes } from './hexBytes.ts'
+import { bytesToHex } from './hexBytes.ts'
 import type { LogRecord } from './schema.ts'
 
 /** A transaction's log as `transactions.logs` keeps it (migrations 0022, 0023). */
@@ -22,26 +22,32 @@ const DATA_AS_WORDS = 0x80
  * layout needs a migration of its own, and must leave 0023 a copy of this one.
  */
 export function packLogs(logs: readonly PackedLog[]): Buffer {
-  const out = createPackWriter(logs.length * 160)
+  out.reset()
   for (const log of logs) {
-    const topics = log.topics.map(hexToBytes)
-    const address = hexToBytes(log.address)
-    const data = hexToBytes(log.data)
-    if (address.byteLength !== ADDRESS_BYTES || topics.length > MAX_TOPICS)
+    const { topics } = log
+    // The data waits in scratch memory while the topics are written, since the byte before
+    // them says whether it is words; addresses and topics go straight into the writer.
+    const data = out.scratch(log.data)
+    if (topics.length > MAX_TOPICS)
       throw new Error(`packLogs: log ${log.log_index} has no 20-byte address or too many topics`)
-    if (topics.some((t) => t.byteLength !== TOPIC_BYTES))
-      throw new Error(`packLogs: log ${log.log_index} has a topic that is not 32 bytes`)
     const asWords = data.byteLength > 0 && data.byteLength % TOPIC_BYTES === 0
     out.varint(log.log_index)
-    out.bytes(address)
+    if (out.hex(log.address) !== ADDRESS_BYTES)
+      throw new Error(`packLogs: log ${log.log_index} has no 20-byte address or too many topics`)
     out.byte(topics.length | (asWords ? DATA_AS_WORDS : 0))
-    for (const topic of topics) out.words(topic)
+    for (const topic of topics) {
+      if (out.hexWord(topic) !== TOPIC_BYTES)
+        throw new Error(`packLogs: log ${log.log_index} has a topic that is not 32 bytes`)
+    }
     out.varint(data.byteLength)
     if (asWords) out.words(data)
     else out.bytes(data)
   }
   return out.done()
 }
+
+/** One writer for every call (each runs to its end without a pause: nothing interleaves). */
+const out = createPackWriter(4096)
 
 /** The logs `packLogs` packed, addresses and hex in lowercase. Throws on bytes it did not write. Pure. */
 export function unpackLogs(packed: Uint8Array): PackedLog[] {
