@@ -7,6 +7,7 @@ import { ConfigError } from '../internal/errors.ts'
 import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { type DialectCaps, type DialectName, dialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
+import { cachingStatements } from './sqlite/cachingStatements.ts'
 
 export type OpenDatabase = {
   db: Kysely<Database>
@@ -85,7 +86,9 @@ export function openDatabase({
   }
   sqlite.pragma('synchronous = NORMAL')
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({
+      dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+    }),
     caps,
     sqlite,
   }
