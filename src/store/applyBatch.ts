@@ -1,6 +1,7 @@
 import type { Insertable, Transaction } from 'kysely'
 import { addressTransactionsToStore } from './addressTransactionsToStore.ts'
 import type { Row, RowWriter } from './createRowWriter.ts'
+import { createHexToBytes } from './hexBytes.ts'
 import type {
   ActivityRecord,
   AddressTransactionRecord,
@@ -57,22 +58,31 @@ export async function applyBatch({
   batch: BatchWrite
 }): Promise<void> {
   await writer.insert(trx, 'blocks', batch.blocks)
+  const bytes = createHexToBytes()
   const logsOf = logsByTransaction(batch.logs)
   await writer.insert(
     trx,
     'transactions',
     batch.transactions.map((tx) =>
-      toStoredTransaction(tx, logsOf.get(tx.block_number)?.get(tx.tx_index) ?? []),
+      toStoredTransaction(tx, logsOf.get(tx.block_number)?.get(tx.tx_index) ?? [], bytes),
     ),
   )
   const addressTransactions = addressTransactionsToStore(batch)
   await writer.insert(
     trx,
     'address_transactions',
-    addressTransactions.map(toStoredAddressTransaction),
+    addressTransactions.map((record) => toStoredAddressTransaction(record, bytes)),
   )
-  await writer.insert(trx, 'transfers', batch.transfers.map(toStoredTransfer))
-  await writer.insert(trx, 'activity', batch.activity.map(toStoredActivity))
+  await writer.insert(
+    trx,
+    'transfers',
+    batch.transfers.map((record) => toStoredTransfer(record, bytes)),
+  )
+  await writer.insert(
+    trx,
+    'activity',
+    batch.activity.map((record) => toStoredActivity(record, bytes)),
+  )
   await writer.insert(trx, 'webhook_deliveries', batch.outbox ?? [])
 
   const changes = lastPerKey(batch.state)

@@ -8,6 +8,26 @@ export function bytesToHex(bytes: Uint8Array): string {
   return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
 }
 
+/** Bytes of hex text, maybe remembered (`createHexToBytes`); callers never change them. */
+export type HexToBytes = (hex: string) => Buffer
+
+/**
+ * `hexToBytes` that decodes each text once and hands out the same bytes after: a batch names
+ * the same few thousand addresses hundreds of thousands of times (a lookup is ~5× cheaper than
+ * decoding, and makes no buffer). One per batch, so what it holds is bounded by the batch.
+ */
+export function createHexToBytes(): HexToBytes {
+  const known = new Map<string, Buffer>()
+  return (hex) => {
+    let bytes = known.get(hex)
+    if (bytes === undefined) {
+      bytes = hexToBytes(hex)
+      known.set(hex, bytes)
+    }
+    return bytes
+  }
+}
+
 /** `hexToBytes` for a nullable column (addresses of the history tables, migration 0017). */
 export function hexToBytesOrNull(hex: string | null): Buffer | null {
   return hex === null ? null : hexToBytes(hex)

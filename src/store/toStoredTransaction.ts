@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely'
-import { bytesToHex, bytesToHexOrNull, hexToBytes, hexToBytesOrNull } from './hexBytes.ts'
+import { bytesToHex, bytesToHexOrNull, type HexToBytes, hexToBytes } from './hexBytes.ts'
 import { packCalldata, unpackCalldata } from './packCalldata.ts'
 import { type PackedLog, packLogs } from './packLogs.ts'
 import type { BlockTable, Database, TransactionRecord, TransactionTable } from './schema.ts'
@@ -8,20 +8,22 @@ import type { BlockTable, Database, TransactionRecord, TransactionTable } from '
  * The row the store keeps for a transaction and its logs (in log-index order): hashes and
  * addresses as bytes, calldata and logs packed (`packCalldata`, `packLogs`: migrations 0022,
  * 0023), without the block's hash and time (`blocks` has them, migration 0021). Pure; every
- * row is built with the same fields in the same order.
+ * row is built with the same fields in the same order. `bytes` turns addresses into bytes
+ * (see `toStoredActivity`; the hash, unique, is decoded as it is).
  */
 export function toStoredTransaction(
   record: TransactionRecord,
   logs: readonly PackedLog[],
+  bytes: HexToBytes = hexToBytes,
 ): Insertable<Database['transactions']> {
   return {
     chain_id: record.chain_id,
     block_number: record.block_number,
     tx_index: record.tx_index,
     hash: hexToBytes(record.hash),
-    from_address: hexToBytes(record.from_address),
-    to_address: hexToBytesOrNull(record.to_address),
-    contract_address: hexToBytesOrNull(record.contract_address),
+    from_address: bytes(record.from_address),
+    to_address: record.to_address === null ? null : bytes(record.to_address),
+    contract_address: record.contract_address === null ? null : bytes(record.contract_address),
     value: record.value,
     nonce: record.nonce,
     gas_price: record.gas_price,
