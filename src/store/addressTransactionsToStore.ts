@@ -1,3 +1,4 @@
+import { getOrInsertComputed } from '../utils/getOrInsertComputed.ts'
 import type { ActivityRecord, AddressTransactionRecord } from './schema.ts'
 
 /**
@@ -18,17 +19,8 @@ export function addressTransactionsToStore({
   // string is made per item and per pair (~100,000 a 20,000-transfer chain).
   const covered = new Map<number, Map<string, Set<number>>>()
   for (const item of activity) {
-    let byAddress = covered.get(item.chain_id)
-    if (!byAddress) {
-      byAddress = new Map()
-      covered.set(item.chain_id, byAddress)
-    }
-    let txs = byAddress.get(item.address)
-    if (!txs) {
-      txs = new Set()
-      byAddress.set(item.address, txs)
-    }
-    txs.add(txNumber(item))
+    const byAddress = getOrInsertComputed(covered, item.chain_id, newMap<string, Set<number>>)
+    getOrInsertComputed(byAddress, item.address, newSet<number>).add(txNumber(item))
   }
   return addressTransactions.filter(
     (record) => !covered.get(record.chain_id)?.get(record.address)?.has(txNumber(record)),
@@ -41,3 +33,6 @@ export function addressTransactionsToStore({
  */
 const txNumber = (row: { block_number: number; tx_index: number }) =>
   row.block_number * 2 ** 21 + row.tx_index
+
+const newMap = <K, V>() => new Map<K, V>()
+const newSet = <T>() => new Set<T>()

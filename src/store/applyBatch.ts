@@ -1,4 +1,5 @@
 import type { Insertable, Transaction } from 'kysely'
+import { getOrInsertComputed } from '../utils/getOrInsertComputed.ts'
 import { addressTransactionsToStore } from './addressTransactionsToStore.ts'
 import type { Row, RowWriter } from './createRowWriter.ts'
 import { createHexToBytes } from './hexBytes.ts'
@@ -131,11 +132,7 @@ export async function applyBatch({
 function logsByTransaction(logs: readonly LogRecord[]): Map<number, Map<number, LogRecord[]>> {
   const by = new Map<number, Map<number, LogRecord[]>>()
   for (const log of logs) {
-    let block = by.get(log.block_number)
-    if (!block) {
-      block = new Map()
-      by.set(log.block_number, block)
-    }
+    const block = getOrInsertComputed(by, log.block_number, newBlock)
     const list = block.get(log.tx_index)
     if (list) list.push(log)
     else block.set(log.tx_index, [log])
@@ -147,6 +144,8 @@ function logsByTransaction(logs: readonly LogRecord[]): Map<number, Map<number, 
   }
   return by
 }
+
+const newBlock = () => new Map<number, LogRecord[]>()
 
 function undoRow(batch: BatchWrite, table: string, key: Row, prev: Row | null): Row {
   return {
