@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestDatabase, DIALECTS } from '../../test/support/createTestStore.ts'
-import { createRowWriter, type Row } from './createRowWriter.ts'
+import { columnsOf, createRowWriter, type Row } from './createRowWriter.ts'
 import type { DialectName } from './dialect.ts'
 import { openDatabase } from './openDatabase.ts'
 import type { Database } from './schema.ts'
@@ -85,3 +85,21 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+test('behavior: columnsOf is every column any row sets, in first-seen order', () => {
+  expect(columnsOf([])).toEqual([])
+  expect(
+    columnsOf([
+      { a: 1, b: 2 },
+      { a: 3, b: 4 },
+    ]),
+  ).toEqual(['a', 'b'])
+  expect(
+    columnsOf([
+      { a: 1, b: 2 },
+      { b: 4, a: 3 },
+    ]),
+  ).toEqual(['a', 'b'])
+  expect(columnsOf([{ a: 1 }, { a: 3, c: 4 }, { b: 5 }])).toEqual(['a', 'c', 'b'])
+  expect(columnsOf([{ a: 1, b: 2 }, { a: 3 }])).toEqual(['a', 'b'])
+})

@@ -9,6 +9,24 @@ export type Row = Record<string, unknown>
 
 /** Every column any of the rows sets, in first-seen order (a missing value is null). */
 export function columnsOf(rows: readonly Row[]): string[] {
+  // Rows are mostly built by one function, with the same keys in the same order: comparing
+  // each row's keys with the first's is ~20× cheaper than adding every key to a set.
+  const first = rows[0]
+  if (first === undefined) return []
+  const columns = Object.keys(first)
+  for (let j = 1; j < rows.length; j++) {
+    if (!sameKeys(Object.keys(rows[j] as Row), columns)) return unionOfColumns(rows)
+  }
+  return columns
+}
+
+function sameKeys(keys: readonly string[], columns: readonly string[]): boolean {
+  if (keys.length !== columns.length) return false
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== columns[i]) return false
+  return true
+}
+
+function unionOfColumns(rows: readonly Row[]): string[] {
   const columns = new Set<string>()
   for (const row of rows) for (const column of Object.keys(row)) columns.add(column)
   return [...columns]
