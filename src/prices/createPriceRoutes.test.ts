@@ -4,6 +4,9 @@ import type { Address } from '../evm/types.ts'
 import { createPriceRoutes, type PricedToken, type PricingPool } from './createPriceRoutes.ts'
 import { type RelativeRow, resolvePrices } from './resolvePrices.ts'
 
+/** The random-graph test's seeds: SCRY_ROUTES_SEEDS=5000 SCRY_ROUTES_FIRST_SEED=1. */
+const SEEDS = Number(process.env.SCRY_ROUTES_SEEDS ?? 40)
+const FIRST_SEED = Number(process.env.SCRY_ROUTES_FIRST_SEED ?? 1)
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
 const USDC = addr(1)
 const WETH = addr(2)
@@ -157,135 +160,146 @@ describe('createPriceRoutes', () => {
     expect(routes.prices()).toEqual(truth.prices())
   })
 
-  test('behavior: updated pool by pool, routes as good as those computed from scratch (random graphs)', () => {
-    let compared = 0
-    for (let seed = 1; seed <= 40; seed++) {
-      const prng = createPrng(seed)
-      const where = `seed ${seed}`
-      const tokens = Array.from({ length: 24 }, (_, i) => addr(1000 + i))
-      const anchors = tokens.slice(0, prng.between(1, 2))
-      // Pools agree on every token's price (cents per whole token), as arbitrage keeps them:
-      // then a token's price and its widest route's width do not depend on the route, and
-      // the incremental answer can be held to the one computed from scratch.
-      const cents = new Map<Address, bigint>()
-      for (const t of tokens)
-        cents.set(t, anchors.includes(t) ? 100n : BigInt(prng.between(1, 1e7)))
-      const known = new Map<Address, number>()
-      for (const t of tokens) if (prng.chance(0.9)) known.set(t, prng.pick([6, 8, 18]))
-      /** A pool's size: each side holds `size` × the other side's price in cents. */
-      const sizes = new Map<Address, bigint>()
-      const pools = new Map<Address, PricingPool>()
-      let n = 5000
-      const build = (address: Address, t0: Address, t1: Address): PricingPool => {
-        const size = sizes.get(address)!
-        // A token whose decimals are unknown yet gets 18 when they are learnt.
-        const unit = (t: Address) => 10n ** BigInt(known.get(t) ?? 18)
-        return {
-          address,
-          type: 'uniswap_v2',
-          token0: t0,
-          token1: t1,
-          reserve0: size * cents.get(t1)! * unit(t0),
-          reserve1: size * cents.get(t0)! * unit(t1),
-          sqrtPriceX96: null,
-          liquidity: null,
-        }
-      }
-      const addPool = () => {
-        const address = addr(n++)
-        const [t0, t1] = prng.sample(tokens, 2) as [Address, Address]
-        // Sizes over seven orders of magnitude, so that some pools fall under the minimum.
-        sizes.set(address, BigInt(Math.floor(10 ** prng.between(-2, 4) * (1 + prng.next())) + 1))
-        pools.set(address, build(address, t0, t1))
-        return address
-      }
-      for (let i = 0; i < 60; i++) addPool()
-      const routes = createPriceRoutes({ anchors, minLiquidityUsd: 1000 })
-      for (const [t, d] of known) routes.setDecimals(t, d)
-      for (const pool of pools.values()) routes.setPool(pool.address, pool)
-      /** The stored form: what the changes reported are applied to. */
-      const stored = new Map<Address, RelativeRow>()
-      const relative = (token: Address, p: PricedToken): RelativeRow => ({
-        token,
-        parent: p.parent,
-        price: p.price,
-        pool_size: p.poolSize,
-      })
-      for (let step = 0; step < 25; step++) {
-        const { changed } = routes.settle()
-        // The changes reported take the stored prices to the current ones exactly, and the
-        // USD prices read back from them are the graph's, to the last bit.
-        for (const [token, p] of changed) {
-          if (p === undefined) stored.delete(token)
-          else stored.set(token, relative(token, p))
-        }
-        const current = routes.prices()
-        expect(stored, `${where} step ${step}`).toEqual(
-          new Map([...current].map(([token, p]) => [token, relative(token, p)])),
-        )
-        const read = resolvePrices({ rows: stored.values(), anchors })
-        expect(read, `${where} step ${step}`).toEqual(
-          new Map(
-            [...current].map(([token, p]) => [
-              token,
-              { priceUsd: p.priceUsd, poolSizeUsd: p.poolSizeUsd },
-            ]),
-          ),
-        )
-        const truth = fresh({ pools: pools.values(), decimals: known, anchors, min: 1000 })
-        expect([...routes.prices().keys()].sort(), `${where} step ${step}`).toEqual(
-          [...truth.prices().keys()].sort(),
-        )
-        const close = (x: number, y: number) =>
-          x === y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y))
-        for (const token of truth.prices().keys()) {
-          const a = routes.route(token)!
-          const b = truth.route(token)!
-          const at = `${where} step ${step} ${token}`
-          expect(close(a.priceUsd, b.priceUsd), `${at} price`).toBe(true)
-          expect(close(a.width, b.width), `${at} width`).toBe(true)
-          // Among equally wide routes the deeper last pool wins, but which routes a token may
-          // take depends on the routes of its neighbours (no cycles), so equally wide routes
-          // can settle on different last pools: the same pool, then the same size.
-          if (a.pool === b.pool) {
-            compared++
-            expect(close(a.poolSizeUsd, b.poolSizeUsd), `${at} size`).toBe(true)
+  test(
+    'behavior: updated pool by pool, routes as good as those computed from scratch (random graphs)',
+    () => {
+      let compared = 0
+      for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
+        const prng = createPrng(seed)
+        // Hubs (subtrees re-priced without a visit) from one token up, or at the default size.
+        const hubSize = prng.pick([1, 2, 4, 64])
+        const where = `seed ${seed} (hubs from ${hubSize})`
+        const tokens = Array.from({ length: 24 }, (_, i) => addr(1000 + i))
+        const anchors = tokens.slice(0, prng.between(1, 2))
+        // Pools agree on every token's price (cents per whole token), as arbitrage keeps them:
+        // then a token's price and its widest route's width do not depend on the route, and
+        // the incremental answer can be held to the one computed from scratch.
+        const cents = new Map<Address, bigint>()
+        for (const t of tokens)
+          cents.set(t, anchors.includes(t) ? 100n : BigInt(prng.between(1, 1e7)))
+        const known = new Map<Address, number>()
+        for (const t of tokens) if (prng.chance(0.9)) known.set(t, prng.pick([6, 8, 18]))
+        /** A pool's size: each side holds `size` × the other side's price in cents. */
+        const sizes = new Map<Address, bigint>()
+        const pools = new Map<Address, PricingPool>()
+        let n = 5000
+        const build = (address: Address, t0: Address, t1: Address): PricingPool => {
+          const size = sizes.get(address)!
+          // A token whose decimals are unknown yet gets 18 when they are learnt.
+          const unit = (t: Address) => 10n ** BigInt(known.get(t) ?? 18)
+          return {
+            address,
+            type: 'uniswap_v2',
+            token0: t0,
+            token1: t1,
+            reserve0: size * cents.get(t1)! * unit(t0),
+            reserve1: size * cents.get(t0)! * unit(t1),
+            sqrtPriceX96: null,
+            liquidity: null,
           }
         }
-        // Change a few pools: deepen or drain, reprice a token, remove, add; learn decimals.
-        for (let k = prng.between(1, 4); k > 0; k--) {
-          const roll = prng.next()
-          const address = prng.pick([...pools.keys()])
-          const pool = pools.get(address)!
-          if (roll < 0.4) {
-            sizes.set(address, (sizes.get(address)! * BigInt(prng.between(1, 400))) / 100n + 1n)
-            pools.set(address, build(address, pool.token0, pool.token1))
-            routes.setPool(address, pools.get(address)!)
-          } else if (roll < 0.6) {
-            const token = prng.pick(tokens.filter((t) => !anchors.includes(t)))
-            cents.set(token, (cents.get(token)! * BigInt(prng.between(1, 400))) / 100n + 1n)
-            for (const [other, p] of pools) {
-              if (p.token0 !== token && p.token1 !== token) continue
-              pools.set(other, build(other, p.token0, p.token1))
-              routes.setPool(other, pools.get(other)!)
+        const addPool = () => {
+          const address = addr(n++)
+          const [t0, t1] = prng.sample(tokens, 2) as [Address, Address]
+          // Sizes over seven orders of magnitude, so that some pools fall under the minimum.
+          sizes.set(address, BigInt(Math.floor(10 ** prng.between(-2, 4) * (1 + prng.next())) + 1))
+          pools.set(address, build(address, t0, t1))
+          return address
+        }
+        for (let i = 0; i < 60; i++) addPool()
+        const routes = createPriceRoutes({ anchors, minLiquidityUsd: 1000, hubSize })
+        for (const [t, d] of known) routes.setDecimals(t, d)
+        for (const pool of pools.values()) routes.setPool(pool.address, pool)
+        /** The stored form: what the changes reported are applied to. */
+        const stored = new Map<Address, RelativeRow>()
+        const relative = (token: Address, p: PricedToken): RelativeRow => ({
+          token,
+          parent: p.parent,
+          price: p.price,
+          pool_size: p.poolSize,
+        })
+        for (let step = 0; step < 25; step++) {
+          const { changed } = routes.settle()
+          // The changes reported take the stored prices to the current ones exactly, and the
+          // USD prices read back from them are the graph's, to the last bit.
+          for (const [token, p] of changed) {
+            if (p === undefined) stored.delete(token)
+            else stored.set(token, relative(token, p))
+          }
+          const current = routes.prices()
+          expect(stored, `${where} step ${step}`).toEqual(
+            new Map([...current].map(([token, p]) => [token, relative(token, p)])),
+          )
+          const read = resolvePrices({ rows: stored.values(), anchors })
+          expect(read, `${where} step ${step}`).toEqual(
+            new Map(
+              [...current].map(([token, p]) => [
+                token,
+                { priceUsd: p.priceUsd, poolSizeUsd: p.poolSizeUsd },
+              ]),
+            ),
+          )
+          const truth = fresh({ pools: pools.values(), decimals: known, anchors, min: 1000 })
+          expect([...routes.prices().keys()].sort(), `${where} step ${step}`).toEqual(
+            [...truth.prices().keys()].sort(),
+          )
+          const close = (x: number, y: number) =>
+            x === y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y))
+          for (const token of truth.prices().keys()) {
+            const a = routes.route(token)!
+            const b = truth.route(token)!
+            const at = `${where} step ${step} ${token}`
+            expect(close(a.priceUsd, b.priceUsd), `${at} price`).toBe(true)
+            expect(close(a.width, b.width), `${at} width`).toBe(true)
+            // Among equally wide routes the deeper last pool wins, but which routes a token may
+            // take depends on the routes of its neighbours (no cycles), so equally wide routes
+            // can settle on different last pools: the same pool, then the same size.
+            if (a.pool === b.pool) {
+              compared++
+              expect(close(a.poolSizeUsd, b.poolSizeUsd), `${at} size`).toBe(true)
             }
-          } else if (roll < 0.75) {
-            pools.delete(address)
-            routes.setPool(address, null)
-          } else if (roll < 0.9) {
-            const added = addPool()
-            routes.setPool(added, pools.get(added)!)
-          } else {
-            const token = prng.pick(tokens)
-            if (!known.has(token)) {
-              known.set(token, 18)
-              routes.setDecimals(token, 18)
+          }
+          // Change a few pools: deepen or drain, reprice a token, remove, add; learn decimals.
+          for (let k = prng.between(1, 4); k > 0; k--) {
+            const roll = prng.next()
+            const address = prng.pick([...pools.keys()])
+            const pool = pools.get(address)!
+            if (roll < 0.4) {
+              sizes.set(address, (sizes.get(address)! * BigInt(prng.between(1, 400))) / 100n + 1n)
+              pools.set(address, build(address, pool.token0, pool.token1))
+              routes.setPool(address, pools.get(address)!)
+            } else if (roll < 0.6) {
+              // Often a small move, as a swap in a hub's pool (its subtree re-priced in place).
+              const token = prng.pick(tokens.filter((t) => !anchors.includes(t)))
+              const [low, high] = prng.chance(0.5) ? [1, 400] : [9_700, 10_300]
+              const scale = low === 1 ? 100n : 10_000n
+              cents.set(token, (cents.get(token)! * BigInt(prng.between(low, high))) / scale + 1n)
+              for (const [other, p] of pools) {
+                if (p.token0 !== token && p.token1 !== token) continue
+                pools.set(other, build(other, p.token0, p.token1))
+                routes.setPool(other, pools.get(other)!)
+              }
+            } else if (roll < 0.75) {
+              pools.delete(address)
+              routes.setPool(address, null)
+            } else if (roll < 0.9) {
+              const added = addPool()
+              routes.setPool(added, pools.get(added)!)
+            } else {
+              const token = prng.pick(tokens)
+              if (!known.has(token)) {
+                known.set(token, 18)
+                routes.setDecimals(token, 18)
+              }
             }
           }
         }
       }
-    }
-    // Most tokens were routed through the same pool both ways, so their sizes were compared.
-    expect(compared).toBeGreaterThan(40 * 25 * 5)
-  })
+      // Most tokens were routed through the same pool both ways, so their sizes were compared.
+      expect(compared).toBeGreaterThan(SEEDS * 25 * 5)
+      if (process.env.SCRY_ROUTES_SEEDS)
+        console.log(`random graphs: seeds ${FIRST_SEED}..${FIRST_SEED + SEEDS - 1} passed`)
+    },
+    Math.max(60_000, SEEDS * 200),
+  )
 })

@@ -60,8 +60,15 @@ export type PricedToken = TokenPrice & RelativePrice
  * to; everything else keeps its route. Work per call grows with what changed, not with the
  * number of pools (a widest-path search, restarted from the boundary of the affected part).
  * A token whose route's pool changed but still prices it from the same parent keeps its
- * subtree, re-priced in place; only the neighbours of the re-priced tokens are then checked
- * for better routes (a swap in WETH/USDC re-prices WETH's subtree without searching it).
+ * subtree, re-priced in place: routes are kept relative to their parent's (a price in the
+ * parent's units, a pool's depth on the parent's side), so its subtree's USD prices, widths
+ * and liquidities follow without being written. Then only the neighbours of the re-priced
+ * tokens are checked for better routes; for a hub (a token with a large subtree, WETH on most
+ * chains) not even those inside it: a move of the hub's price scales everything below it
+ * alike, which keeps every comparison inside as it was unless a route below is capped by the
+ * hub's own width or a pool below falls under the minimum (`holds`, checked against bounds
+ * kept in the hub's units), so only the pools leaving its subtree are checked (a swap in
+ * WETH/USDC costs the pools between WETH's subtree and the rest, not the subtree).
  * Prices and route widths equal a search from scratch where the pools agree on prices; among
  * equally wide routes the deeper last pool wins, and which of two such routes a token keeps
  * may depend on the order the pools changed in (no route may run through its own token).
@@ -84,6 +91,12 @@ export type PriceRoutes = {
 }
 
 const Q96 = 2 ** 96
+/**
+ * How far the re-pricing of a subtree in place (`holds`) keeps from its bounds, relative:
+ * far above the rounding of the few multiplications along a route, so that a bound met with
+ * this margin is met by the values computed exactly as a visit would compute them.
+ */
+const MARGIN = 1e-9
 
 type Quoted = {
   pool: PricingPool
@@ -97,8 +110,28 @@ type Quoted = {
   ratio: number
 }
 
-/** A route as kept: its pool's USD size is read (`sizeUsd`), from its parent's price. */
-type Node = Omit<Route, 'poolSizeUsd'> & { rel: number; poolSize: number }
+/**
+ * A route as kept: relative to its parent's, so that re-pricing a token re-prices everything
+ * routed through it without a visit. Its USD price, width and last pool's liquidity (`hop`)
+ * are derived from the parent's (`fill`), with the arithmetic a search uses to offer them.
+ */
+type Node = {
+  parent: Address | null
+  /** The parent's node, current while this one is in the tree (null for an anchor). */
+  up: Node | null
+  pool: Address | null
+  /** The price in the parent's units (an anchor: 1). */
+  rel: number
+  /** Twice the pool's depth on the parent's side, in the parent's units (hop = liq × its price). */
+  liq: number
+  /** Size of the pool in the parent's units (an anchor: its deepest pool, in USD). */
+  poolSize: number
+  /** The derived values, current while `at` is the routes' `version`. */
+  at: number
+  priceUsd: number
+  width: number
+  hop: number
+}
 /** An anchor's pool filed by size (`anchorPools`). */
 type SizedPool = { size: number; pool: Address; stamp: number }
 /** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
@@ -107,10 +140,34 @@ type Candidate = {
   price: number
   /** `price` in the parent's units. */
   rel: number
+  liq: number
   pool: Quoted | null
   width: number
   hop: number
   from: Node | null
+}
+/** A token below a hub, filed by a value in the hub's units; current while `stamp` is. */
+type Filed = { value: number; token: Address; stamp: number }
+/**
+ * What a token with a large subtree (a hub: WETH on most chains) keeps so that a change of its
+ * own pool re-prices the subtree without visiting it (`holds`). Values below the hub are in
+ * the hub's units (a liquidity or price divided by the hub's USD price): a change of the hub's
+ * price scales everything below it alike and leaves them as they are.
+ */
+type Hub = {
+  node: Node
+  /** Pools with one token in the subtree (the hub included) and the other not. */
+  crossing: Set<Address>
+  /** The subtree's tree pools by liquidity, least first. */
+  thinnest: MaxHeap<Filed>
+  /** The hub's children's pools by liquidity, most first. */
+  deepest: MaxHeap<Filed>
+  /** The subtree's prices, highest and lowest first. */
+  dearest: MaxHeap<Filed>
+  cheapest: MaxHeap<Filed>
+  /** Entries pushed since it was built, against how many it was built with. */
+  pushes: number
+  filed: number
 }
 
 /** Whether route `a` beats route `b`: wider, or as wide with a deeper last pool. */
@@ -120,9 +177,15 @@ const better = (a: { width: number; hop: number }, b: { width: number; hop: numb
 export function createPriceRoutes({
   anchors,
   minLiquidityUsd,
+  hubSize = 64,
 }: {
   anchors: readonly Address[]
   minLiquidityUsd: number
+  /**
+   * From how many tokens a subtree re-priced by a visit is kept as a hub (re-priced without
+   * one next time). Default 64; tests set it low so that every subtree takes that path.
+   */
+  hubSize?: number
 }): PriceRoutes {
   const anchorSet = new Set(anchors)
   const pools = new Map<Address, PricingPool>()
@@ -147,6 +210,12 @@ export function createPriceRoutes({
   const anchorPools = new Map<Address, MaxHeap<SizedPool>>()
   const stamps = new Map<Address, number>()
   let stamp = 0
+  /** Bumped whenever a node's `rel` or `liq` changes in place: derived values are then redone. */
+  let version = 0
+  const hubs = new Map<Address, Hub>()
+  /** A token's entries in the hubs above it are current while they carry this stamp. */
+  const filedAt = new Map<Address, number>()
+  let filing = 0
 
   /** How many pools join each token to an anchor (absent: it has no anchor pool to re-size). */
   const anchorPoolCount = new Map<Address, number>()
@@ -167,11 +236,34 @@ export function createPriceRoutes({
     else anchorPoolCount.delete(token)
   }
 
+  /**
+   * A node with its derived values current: price = the parent's × rel, hop = liq × the
+   * parent's price, width = the lesser of the parent's width and hop (an anchor: 1, ∞, ∞).
+   */
+  const fill = (node: Node): Node => {
+    if (node.at === version) return node
+    const up = node.up
+    if (up === null) {
+      node.priceUsd = node.rel
+      node.width = Number.POSITIVE_INFINITY
+      node.hop = Number.POSITIVE_INFINITY
+    } else {
+      fill(up)
+      node.priceUsd = up.priceUsd * node.rel
+      node.hop = node.liq * up.priceUsd
+      node.width = Math.min(up.width, node.hop)
+    }
+    node.at = version
+    return node
+  }
+
   /** The candidate route to `to` through `q` from priced `from`, if the pool is deep enough. */
   function via(from: Node, fromToken: Address, q: Quoted): Candidate | undefined {
+    fill(from)
     const isToken0 = q.pool.token0 === fromToken
     const to = isToken0 ? q.pool.token1 : q.pool.token0
-    const liquidity = 2 * (isToken0 ? q.depth0 : q.depth1) * from.priceUsd
+    const liq = 2 * (isToken0 ? q.depth0 : q.depth1)
+    const liquidity = liq * from.priceUsd
     if (!(liquidity >= minLiquidityUsd)) return undefined
     // q.ratio = token1 per token0. The USD price is the parent's times the relative one, in
     // that order, as resolvePrices computes it from the stored rows.
@@ -182,6 +274,7 @@ export function createPriceRoutes({
       token: to,
       price,
       rel,
+      liq,
       pool: q,
       width: Math.min(from.width, liquidity),
       hop: liquidity,
@@ -199,6 +292,11 @@ export function createPriceRoutes({
       if (t === via) return true
     return false
   }
+  /** Whether `token` is priced through `node` (or is its token). */
+  const below = (token: Address, node: Node) => {
+    for (let n = routes.get(token) ?? null; n !== null; n = n.up) if (n === node) return true
+    return false
+  }
 
   /** What `settle` last reported (what the next call's changes are relative to). */
   const reported = new Map<Address, PricedToken>()
@@ -208,14 +306,14 @@ export function createPriceRoutes({
    */
   const listed = (token: Address): Node | undefined => {
     const node = routes.get(token)
-    if (!node || node.parent !== null) return node
-    for (const address of byToken.get(token) ?? []) if (quotes.has(address)) return node
+    if (!node || node.parent !== null) return node && fill(node)
+    for (const address of byToken.get(token) ?? []) if (quotes.has(address)) return fill(node)
     return undefined
   }
 
   /** A route's pool in USD: its size in parent units at the parent's price (an anchor's: USD). */
   const sizeUsd = (node: Node) =>
-    node.parent === null ? node.poolSize : node.poolSize * (routes.get(node.parent)?.priceUsd ?? 0)
+    node.up === null ? node.poolSize : node.poolSize * fill(node.up).priceUsd
   const toPrice = (node: Node): PricedToken => ({
     priceUsd: node.priceUsd,
     pool: node.pool,
@@ -225,9 +323,13 @@ export function createPriceRoutes({
     poolSize: node.poolSize,
   })
 
+  const priceOf = (token: Address) => {
+    const node = routes.get(token)
+    return node && fill(node).priceUsd
+  }
   const sizeOf = (q: Quoted) => {
-    const p0 = routes.get(q.pool.token0)?.priceUsd
-    const p1 = routes.get(q.pool.token1)?.priceUsd
+    const p0 = priceOf(q.pool.token0)
+    const p1 = priceOf(q.pool.token1)
     return p0 === undefined || p1 === undefined ? 0 : q.human0 * p0 + q.human1 * p1
   }
   const bySize = () => createMaxHeap<SizedPool>((a, b) => a.size > b.size)
@@ -266,6 +368,96 @@ export function createPriceRoutes({
     return 0
   }
 
+  /** The current top of a hub's heap (stale entries dropped). */
+  const topOf = (heap: MaxHeap<Filed>) => {
+    for (let top = heap.peek(); top; top = heap.peek()) {
+      if (filedAt.get(top.token) === top.stamp) return top.value
+      heap.pop()
+    }
+    return undefined
+  }
+  /** Files `node` (of `token`, below `hub`) in the hub's units. */
+  const file = (hub: Hub, token: Address, node: Node) => {
+    const unit = fill(hub.node).priceUsd
+    fill(node)
+    let at = filedAt.get(token)
+    if (at === undefined) {
+      at = ++filing
+      filedAt.set(token, at)
+    }
+    hub.thinnest.push({ value: node.hop / unit, token, stamp: at })
+    hub.dearest.push({ value: node.priceUsd / unit, token, stamp: at })
+    hub.cheapest.push({ value: node.priceUsd / unit, token, stamp: at })
+    if (node.up === hub.node) hub.deepest.push({ value: node.hop / unit, token, stamp: at })
+    hub.pushes++
+  }
+  /** A hub for `token` from a visit of its subtree. */
+  const buildHub = (token: Address, node: Node) => {
+    const least = (a: Filed, b: Filed) => a.value < b.value
+    const most = (a: Filed, b: Filed) => a.value > b.value
+    const hub: Hub = {
+      node,
+      crossing: new Set(),
+      thinnest: createMaxHeap(least),
+      deepest: createMaxHeap(most),
+      dearest: createMaxHeap(most),
+      cheapest: createMaxHeap(least),
+      pushes: 0,
+      filed: 0,
+    }
+    const inside = new Set<Address>([token])
+    const stack = [token]
+    while (stack.length > 0) {
+      const t = stack.pop() as Address
+      for (const child of children.get(t) ?? []) {
+        const childNode = routes.get(child)
+        if (!childNode) continue
+        inside.add(child)
+        file(hub, child, childNode)
+        stack.push(child)
+      }
+    }
+    for (const t of inside) {
+      for (const address of byToken.get(t) ?? []) {
+        const pool = pools.get(address)
+        const other = pool && (pool.token0 === t ? pool.token1 : pool.token0)
+        if (other && !inside.has(other)) hub.crossing.add(address)
+      }
+    }
+    hub.filed = hub.pushes
+    hubs.set(token, hub)
+  }
+  /**
+   * Whether re-pricing hub `node` (its old USD price and width `before`, its new ones now)
+   * leaves every comparison inside its subtree as it was, so that only the crossing pools
+   * need checking. It does when, before and after:
+   * - no route below is capped by the hub's width: each is as wide as its thinnest pool below
+   *   the hub (the deepest child's pool is narrower than the hub's route), so every width,
+   *   liquidity and price below scales by the hub's move and their order stays;
+   * - every tree pool below stays at or above the minimum liquidity, and every price finite.
+   * The bounds hold with `MARGIN` to spare, so rounding cannot tip them.
+   */
+  const holds = (hub: Hub, node: Node, before: { priceUsd: number; width: number }) => {
+    fill(node)
+    const deepest = topOf(hub.deepest)
+    if (
+      deepest !== undefined &&
+      !(
+        deepest * before.priceUsd < before.width * (1 - MARGIN) &&
+        deepest * node.priceUsd < node.width * (1 - MARGIN)
+      )
+    )
+      return false
+    const thinnest = topOf(hub.thinnest)
+    if (thinnest !== undefined && !(thinnest * node.priceUsd >= minLiquidityUsd * (1 + MARGIN)))
+      return false
+    const dearest = topOf(hub.dearest)
+    const cheapest = topOf(hub.cheapest)
+    if (dearest !== undefined && !(dearest * node.priceUsd < 1e300)) return false
+    if (cheapest !== undefined && !(cheapest * node.priceUsd > 1e-300)) return false
+    return true
+  }
+
   return {
     setPool(address, pool) {
       const old = pools.get(address)
@@ -295,6 +487,13 @@ export function createPriceRoutes({
       const dirty = new Set<Address>()
       const heap = createMaxHeap<Candidate>(better)
       let steps = 0
+      /** Tokens taken out of the tree or put in (their pools may now cross a hub's edge). */
+      const rerouted = new Set<Address>()
+      /**
+       * Until every changed pool is in, prices may still move: tokens taken out are searched
+       * from their neighbours only then (an offer carries the prices it was made with).
+       */
+      let deferred: Address[] | null = []
 
       /** Takes `token` and every token routed through it out of the tree. */
       const invalidate = (token: Address) => {
@@ -308,12 +507,14 @@ export function createPriceRoutes({
           if (node.parent) children.get(node.parent)?.delete(t)
           if (node.pool) users.delete(node.pool)
           dirty.add(t)
+          rerouted.add(t)
           removed.push(t)
           for (const c of children.get(t) ?? []) stack.push(c)
           children.delete(t)
         }
         // Restart the search at the boundary: routes from still-priced neighbours.
-        for (const t of removed) seed(t)
+        if (deferred) deferred.push(...removed)
+        else for (const t of removed) seed(t)
       }
       const seed = (token: Address) => {
         if (anchorSet.has(token)) {
@@ -321,6 +522,7 @@ export function createPriceRoutes({
             token,
             price: 1,
             rel: 1,
+            liq: Number.POSITIVE_INFINITY,
             pool: null,
             width: Number.POSITIVE_INFINITY,
             hop: Number.POSITIVE_INFINITY,
@@ -338,15 +540,21 @@ export function createPriceRoutes({
         }
       }
 
-      /** Tokens re-priced in place (`rescale`), whose neighbours are checked afterwards. */
+      /** Tokens re-priced by a visit (`rescale`), whose pools are checked afterwards. */
       const moved: Address[] = []
+      /** Hubs re-priced without a visit, whose crossing pools are checked afterwards. */
+      const hubsMoved: Address[] = []
+      /** Hubs whose values below them were filed in units that moved (dropped at the end). */
+      const staleHubs = new Set<Address>()
+      /** Tokens whose visit was large enough to keep them as hubs. */
+      const newHubs = new Set<Address>()
       /**
        * The pool of `token`'s route changed but still prices it from the same parent: the
-       * token and the tokens routed through it keep their routes with new prices and widths
-       * (new node objects, so candidates offered by the old ones go stale), instead of being
-       * taken out and searched again. A descendant whose pool no longer carries the route is
-       * taken out. Whether a neighbour now offers a better route, or is offered one, is
-       * checked once every change is in (after the changed pools).
+       * token keeps its route with a new price in its parent's units, and the tokens routed
+       * through it keep theirs (their prices, liquidities and widths follow, derived). A hub
+       * whose subtree `holds` is done: its crossing pools are checked once every change is
+       * in. Otherwise the subtree is visited: a descendant whose pool no longer carries the
+       * route is taken out, and every pool of the visited tokens is checked afterwards.
        */
       const rescale = (token: Address, q: Quoted): boolean => {
         const node = routes.get(token)
@@ -354,31 +562,74 @@ export function createPriceRoutes({
         const parentNode = parent ? routes.get(parent) : undefined
         const c = parent && parentNode ? via(parentNode, parent, q) : undefined
         if (!node || !c || c.token !== token) return false
-        const stack: [Address, Candidate][] = [[token, c]]
+        fill(node)
+        const before = { priceUsd: node.priceUsd, width: node.width }
+        node.rel = c.rel
+        node.liq = c.liq
+        version++
+        // Only the token whose pool changed moves in its parent's units; below it, routes
+        // keep their pools and relative prices, and move in USD only (not reported).
+        dirty.add(token)
+        const hub = hubs.get(token)
+        if (hub && hub.node === node && !staleHubs.has(token) && holds(hub, node, before)) {
+          hubsMoved.push(token)
+          // The hubs above filed this subtree in their units, which this move changed.
+          for (let a = parent; a; a = routes.get(a)?.parent ?? null)
+            if (hubs.has(a)) staleHubs.add(a)
+          return true
+        }
+        const stack = [token]
+        let visited = 0
         while (stack.length > 0) {
-          const [t, offer] = stack.pop() as [Address, Candidate]
-          const old = routes.get(t) as Node
-          const next: Node = {
-            ...old,
-            priceUsd: offer.price,
-            rel: offer.rel,
-            width: offer.width,
-            hop: offer.hop,
-          }
-          routes.set(t, next)
-          // Only the token whose pool changed moves in its parent's units; below it, routes
-          // keep their pools and relative prices, and move in USD only (not reported).
-          if (t === token) dirty.add(t)
+          const t = stack.pop() as Address
+          const tNode = routes.get(t) as Node
           moved.push(t)
+          visited++
           for (const child of children.get(t) ?? []) {
             const childNode = routes.get(child)
             const cq = childNode?.pool ? quotes.get(childNode.pool) : undefined
-            const childOffer = cq && via(next, t, cq)
-            if (childOffer && childOffer.token === child) stack.push([child, childOffer])
-            else invalidate(child)
+            const childOffer = cq && via(tNode, t, cq)
+            if (childNode && childOffer && childOffer.token === child) {
+              childNode.rel = childOffer.rel
+              childNode.liq = childOffer.liq
+              childNode.at = -1
+              stack.push(child)
+            } else invalidate(child)
           }
         }
+        if (visited >= hubSize) newHubs.add(token)
         return true
+      }
+
+      /**
+       * The pools of a re-priced token: a better route through it, or a better one to it.
+       * A tree edge (the token's own route, or a child's) offers each side what it already
+       * has, or a route through its own descendant: nothing to check.
+       */
+      const recheck = (token: Address, address: Address) => {
+        const node = routes.get(token)
+        if (!node || node.pool === address) return
+        const pq = quotes.get(address)
+        if (!pq) return
+        const other = pq.pool.token0 === token ? pq.pool.token1 : pq.pool.token0
+        const current = routes.get(other)
+        if (current?.pool === address && current.parent === token) return
+        const offered = via(node, token, pq)
+        if (
+          offered &&
+          (!current || (better(offered, fill(current)) && !routesThrough(token, other)))
+        ) {
+          if (current) invalidate(other)
+          dirty.add(other)
+          heap.push(offered)
+        }
+        const otherNode = routes.get(other)
+        const back = otherNode && via(otherNode, other, pq)
+        const now = routes.get(token)
+        if (back && now && better(back, fill(now)) && !routesThrough(other, token)) {
+          invalidate(token)
+          heap.push(back)
+        }
       }
 
       if (!seeded) {
@@ -391,7 +642,13 @@ export function createPriceRoutes({
       const sizeAnchors = new Set<Address>()
       for (const token of changedTokens) if (anchorSet.has(token)) sizeAnchors.add(token)
       changedTokens.clear()
-      for (const address of changedPools) {
+      // Hubs first: their bounds were filed at the end of the last call, before anything
+      // below them moved in this one.
+      const order = [...changedPools].sort(
+        (a, b) =>
+          Number(hubs.has(users.get(b) as Address)) - Number(hubs.has(users.get(a) as Address)),
+      )
+      for (const address of order) {
         const pool = pools.get(address)
         const d0 = pool && decimals.get(pool.token0)
         const d1 = pool && decimals.get(pool.token1)
@@ -400,6 +657,12 @@ export function createPriceRoutes({
         else quotes.delete(address)
         const user = users.get(address)
         if (user && !(q && rescale(user, q))) invalidate(user)
+      }
+      // Every price has moved as far as it will before the search: offers from here on hold.
+      for (const t of deferred) seed(t)
+      deferred = null
+      for (const address of order) {
+        const q = quotes.get(address)
         if (!q) continue
         for (const [from, to] of [
           [q.pool.token0, q.pool.token1],
@@ -409,7 +672,7 @@ export function createPriceRoutes({
           const c = node && via(node, from, q)
           if (!c) continue
           const current = routes.get(to)
-          if (current && !(better(c, current) && !routesThrough(from, to))) continue
+          if (current && !(better(c, fill(current)) && !routesThrough(from, to))) continue
           if (current) invalidate(to)
           dirty.add(to)
           heap.push(c)
@@ -417,33 +680,29 @@ export function createPriceRoutes({
       }
       const resized = [...changedPools]
       changedPools.clear()
-      // The re-priced tokens' neighbours: a better route through them, or a better one to them.
+      // A hub re-priced in place: inside its subtree every comparison stands (`holds`); the
+      // pools leaving it compare a moved side with a fixed one, so each is checked, and those
+      // against an anchor re-sized.
+      const anchorResized: Address[] = []
+      for (const token of hubsMoved) {
+        const hub = hubs.get(token) as Hub
+        if (routes.get(token) !== hub.node) continue
+        for (const address of hub.crossing) {
+          const pool = pools.get(address)
+          if (!pool) continue
+          const in0 = below(pool.token0, hub.node)
+          if (in0 === below(pool.token1, hub.node)) continue
+          const outer = in0 ? pool.token1 : pool.token0
+          if (anchorSet.has(outer)) {
+            sizeAnchors.add(outer)
+            anchorResized.push(address)
+          }
+          recheck(in0 ? pool.token0 : pool.token1, address)
+        }
+      }
       for (const token of moved) {
         if (!routes.has(token)) continue
-        for (const address of byToken.get(token) ?? []) {
-          const node = routes.get(token)
-          // A tree edge (the token's own route, or a child's) offers each side what it
-          // already has, or a route through its own descendant: nothing to check.
-          if (!node || node.pool === address) continue
-          const pq = quotes.get(address)
-          if (!pq) continue
-          const other = pq.pool.token0 === token ? pq.pool.token1 : pq.pool.token0
-          const current = routes.get(other)
-          if (current?.pool === address && current.parent === token) continue
-          const offered = via(node, token, pq)
-          if (offered && (!current || (better(offered, current) && !routesThrough(token, other)))) {
-            if (current) invalidate(other)
-            dirty.add(other)
-            heap.push(offered)
-          }
-          const otherNode = routes.get(other)
-          const back = otherNode && via(otherNode, other, pq)
-          const now = routes.get(token)
-          if (back && now && better(back, now) && !routesThrough(other, token)) {
-            invalidate(token)
-            heap.push(back)
-          }
-        }
+        for (const address of byToken.get(token) ?? []) recheck(token, address)
       }
 
       for (let next = heap.pop(); next; next = heap.pop()) {
@@ -456,16 +715,20 @@ export function createPriceRoutes({
         if (parent !== null && routes.get(parent) !== next.from) continue
         if (q && quotes.get(q.pool.address) !== q) continue
         const node: Node = {
-          priceUsd: next.price,
-          rel: next.rel,
-          pool: q ? q.pool.address : null,
-          poolSize: 0,
-          width: next.width,
-          hop: next.hop,
           parent,
+          up: next.from,
+          pool: q ? q.pool.address : null,
+          rel: next.rel,
+          liq: next.liq,
+          poolSize: 0,
+          at: -1,
+          priceUsd: 0,
+          width: 0,
+          hop: 0,
         }
         routes.set(next.token, node)
         dirty.add(next.token)
+        rerouted.add(next.token)
         if (parent) {
           let set = children.get(parent)
           if (!set) {
@@ -483,7 +746,7 @@ export function createPriceRoutes({
           const current = routes.get(c.token)
           if (current) {
             // A better route to a priced token through this one: re-route it (and its tree).
-            if (!better(c, current) || routesThrough(next.token, c.token)) continue
+            if (!better(c, fill(current)) || routesThrough(next.token, c.token)) continue
             invalidate(c.token)
           }
           heap.push(c)
@@ -493,6 +756,7 @@ export function createPriceRoutes({
       // Pool sizes: of the re-routed tokens' pools, and of anchors next to any token whose USD
       // price moved (re-routed, or re-priced with an ancestor).
       for (const address of resized) resize(address)
+      for (const address of anchorResized) resize(address)
       const resizeAnchorPools = (token: Address) => {
         if (!anchorSet.has(token) && !anchorPoolCount.has(token)) return
         for (const address of byToken.get(token) ?? []) {
@@ -506,7 +770,8 @@ export function createPriceRoutes({
         }
       }
       for (const token of dirty) {
-        resizeAnchorPools(token)
+        // A hub re-priced in place: its anchor pools are among its crossing ones.
+        if (!hubsMoved.includes(token) || rerouted.has(token)) resizeAnchorPools(token)
         const node = routes.get(token)
         if (node?.pool && node.parent) {
           const q = quotes.get(node.pool)
@@ -518,6 +783,8 @@ export function createPriceRoutes({
         const node = routes.get(a)
         if (node) node.poolSize = anchorSize(a)
       }
+
+      updateHubs({ rerouted, moved, changed: resized, stale: staleHubs, fresh: newHubs })
 
       const changed = new Map<Address, PricedToken | undefined>()
       for (const token of new Set([...dirty, ...sizeAnchors])) {
@@ -563,6 +830,57 @@ export function createPriceRoutes({
       }
       return out
     },
+  }
+
+  /**
+   * Brings the hubs up to the tree `settle` left: hubs whose token was taken out or
+   * re-routed, or whose units moved under them, are dropped; large visits become hubs; the
+   * tokens that moved (re-routed, or re-priced by a visit) are filed again in the hubs above
+   * them, and the pools of re-routed tokens and changed pools re-classed as crossing or not.
+   */
+  function updateHubs({
+    rerouted,
+    moved,
+    changed,
+    stale,
+    fresh,
+  }: {
+    rerouted: ReadonlySet<Address>
+    moved: readonly Address[]
+    changed: readonly Address[]
+    stale: ReadonlySet<Address>
+    fresh: ReadonlySet<Address>
+  }) {
+    for (const [token, hub] of hubs) {
+      // Mostly stale entries: rebuilt (amortised over the pushes).
+      if (routes.get(token) !== hub.node || stale.has(token)) hubs.delete(token)
+      else if (hub.pushes > 2 * hub.filed + 1024) buildHub(token, hub.node)
+    }
+    for (const token of new Set([...rerouted, ...moved])) {
+      filedAt.set(token, ++filing)
+      const node = routes.get(token)
+      if (!node) continue
+      for (let a = node.parent; a; a = routes.get(a)?.parent ?? null) {
+        const hub = hubs.get(a)
+        if (hub) file(hub, token, node)
+      }
+    }
+    for (const token of fresh) {
+      const node = routes.get(token)
+      if (node && !hubs.has(token)) buildHub(token, node)
+    }
+    if (hubs.size === 0) return
+    const recheck = new Set<Address>(changed)
+    for (const token of rerouted)
+      for (const address of byToken.get(token) ?? []) recheck.add(address)
+    for (const address of recheck) {
+      const pool = pools.get(address)
+      for (const hub of hubs.values()) {
+        if (pool && below(pool.token0, hub.node) !== below(pool.token1, hub.node))
+          hub.crossing.add(address)
+        else hub.crossing.delete(address)
+      }
+    }
   }
 }
 
