@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { createPrng } from '../dev/createPrng.ts'
 import type { Address } from '../evm/types.ts'
-import { createPriceRoutes, type PricedToken, type PricingPool } from './createPriceRoutes.ts'
+import {
+  createPriceRoutes,
+  type PricedToken,
+  type PriceRoutes,
+  type PricingPool,
+} from './createPriceRoutes.ts'
 import { type RelativeRow, resolvePrices } from './resolvePrices.ts'
 
 /** The random-graph test's seeds: SCRY_ROUTES_SEEDS=5000 SCRY_ROUTES_FIRST_SEED=1. */
@@ -46,6 +51,31 @@ function fresh({
   for (const pool of pools) routes.setPool(pool.address, pool)
   routes.settle()
   return routes
+}
+const close = (x: number, y: number) =>
+  x === y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y))
+/**
+ * `routes` prices the tokens `truth` prices, each through a route as wide and at the same
+ * price (to rounding). Returns how many took the same pool (whose sizes are then compared).
+ */
+function expectAsWide(routes: PriceRoutes, truth: PriceRoutes, where: string) {
+  expect([...routes.prices().keys()].sort(), where).toEqual([...truth.prices().keys()].sort())
+  let samePool = 0
+  for (const token of truth.prices().keys()) {
+    const a = routes.route(token)!
+    const b = truth.route(token)!
+    const at = `${where} ${token}`
+    expect(close(a.priceUsd, b.priceUsd), `${at} price`).toBe(true)
+    expect(close(a.width, b.width), `${at} width`).toBe(true)
+    // Among equally wide routes the deeper last pool wins, but which routes a token may take
+    // depends on the routes of its neighbours (no cycles), so equally wide routes can settle
+    // on different last pools: the same pool, then the same size.
+    if (a.pool === b.pool) {
+      samePool++
+      expect(close(a.poolSizeUsd, b.poolSizeUsd), `${at} size`).toBe(true)
+    }
+  }
+  return samePool
 }
 const price = (pools: PricingPool[], min = 1000) =>
   fresh({ pools, decimals, anchors: [USDC], min }).prices()
@@ -240,25 +270,7 @@ describe('createPriceRoutes', () => {
             ),
           )
           const truth = fresh({ pools: pools.values(), decimals: known, anchors, min: 1000 })
-          expect([...routes.prices().keys()].sort(), `${where} step ${step}`).toEqual(
-            [...truth.prices().keys()].sort(),
-          )
-          const close = (x: number, y: number) =>
-            x === y || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y))
-          for (const token of truth.prices().keys()) {
-            const a = routes.route(token)!
-            const b = truth.route(token)!
-            const at = `${where} step ${step} ${token}`
-            expect(close(a.priceUsd, b.priceUsd), `${at} price`).toBe(true)
-            expect(close(a.width, b.width), `${at} width`).toBe(true)
-            // Among equally wide routes the deeper last pool wins, but which routes a token may
-            // take depends on the routes of its neighbours (no cycles), so equally wide routes
-            // can settle on different last pools: the same pool, then the same size.
-            if (a.pool === b.pool) {
-              compared++
-              expect(close(a.poolSizeUsd, b.poolSizeUsd), `${at} size`).toBe(true)
-            }
-          }
+          compared += expectAsWide(routes, truth, `${where} step ${step}`)
           // Change a few pools: deepen or drain, reprice a token, remove, add; learn decimals.
           for (let k = prng.between(1, 4); k > 0; k--) {
             const roll = prng.next()
@@ -299,6 +311,107 @@ describe('createPriceRoutes', () => {
       expect(compared).toBeGreaterThan(SEEDS * 25 * 5)
       if (process.env.SCRY_ROUTES_SEEDS)
         console.log(`random graphs: seeds ${FIRST_SEED}..${FIRST_SEED + SEEDS - 1} passed`)
+    },
+    Math.max(60_000, SEEDS * 200),
+  )
+
+  test(
+    'behavior: a hub whose pool swaps every step, routes as wide as those computed from scratch (random graphs)',
+    () => {
+      for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
+        const prng = createPrng(seed)
+        // Hubs from one token up, so that every re-priced subtree can take the path without a
+        // visit, and the crossing pools' points are what finds the routes that change.
+        const hubSize = prng.pick([1, 2, 4, 64])
+        const where = `seed ${seed} (hubs from ${hubSize})`
+        const usd = new Map<Address, number>([
+          [USDC, 1],
+          [WETH, 2000],
+        ])
+        const known = new Map<Address, number>([
+          [USDC, 6],
+          [WETH, 18],
+        ])
+        const pools = new Map<Address, PricingPool>()
+        let n = 9000
+        const add = (t0: Address, t1: Address, sideUsd: number, skew = 1) => {
+          const raw = (t: Address, units: number) =>
+            BigInt(Math.max(1, Math.floor(units * 1e6))) * 10n ** BigInt(known.get(t)! - 6)
+          const pool: PricingPool = {
+            address: addr(n++),
+            type: 'uniswap_v2',
+            token0: t0,
+            token1: t1,
+            reserve0: raw(t0, sideUsd / usd.get(t0)!),
+            reserve1: raw(t1, (sideUsd / usd.get(t1)!) * skew),
+            sqrtPriceX96: null,
+            liquidity: null,
+          }
+          pools.set(pool.address, pool)
+        }
+        const hub = addr(n)
+        add(USDC, WETH, 5e7)
+        // Most tokens against WETH, some against USDC or another token (deeper trees, hubs
+        // below hubs), a few more pools between the hub's tokens and anything: sides from $100
+        // (under the minimum) to $20M, prices that disagree by up to 3 %.
+        const tokens: Address[] = []
+        for (let i = 0, count = prng.between(5, 120); i < count; i++) {
+          const roll = prng.next()
+          const side = 10 ** prng.between(2, 7) * (1 + prng.next())
+          const skew = 0.97 + 0.06 * prng.next()
+          if (roll < 0.04) {
+            const a = prng.pick([USDC, WETH, ...tokens])
+            const b = prng.pick([USDC, WETH])
+            if (a !== b) add(a, b, side, skew)
+          } else if (roll < 0.3 && tokens.length >= 2) {
+            const [a, b] = prng.sample(tokens, 2) as [Address, Address]
+            add(a, b, side, skew)
+          } else {
+            const t = addr(20_000 + i)
+            known.set(t, prng.pick([6, 8, 18]))
+            usd.set(t, 10 ** (prng.next() * 6 - 3))
+            const other =
+              roll < 0.4 && tokens.length > 0 ? prng.pick(tokens) : roll < 0.85 ? WETH : USDC
+            tokens.push(t)
+            add(t, other, side)
+          }
+        }
+        const routes = createPriceRoutes({ anchors: [USDC], minLiquidityUsd: 1000, hubSize })
+        for (const [t, d] of known) routes.setDecimals(t, d)
+        for (const pool of pools.values()) routes.setPool(pool.address, pool)
+        for (let step = 0; step < 30; step++) {
+          routes.settle()
+          const truth = fresh({
+            pools: pools.values(),
+            decimals: known,
+            anchors: [USDC],
+            min: 1000,
+          })
+          expectAsWide(routes, truth, `${where} step ${step}`)
+          // The hub swaps (its price moves up to 1 %, now and then 20 %), and a few pools
+          // anywhere; now and then one goes.
+          const touched = new Set<Address>([hub])
+          for (let k = prng.between(0, 3); k > 0; k--) touched.add(prng.pick([...pools.keys()]))
+          for (const address of touched) {
+            const pool = pools.get(address)!
+            const roll = prng.next()
+            if (roll < 0.05 && address !== hub) {
+              pools.delete(address)
+              routes.setPool(address, null)
+              continue
+            }
+            const move = roll < 0.8 ? 1 + (prng.next() - 0.5) * 0.02 : 0.8 + prng.next() * 0.4
+            const k = BigInt(Math.round(Math.sqrt(move) * 1e6))
+            const next = {
+              ...pool,
+              reserve0: (pool.reserve0 * 1_000_000n) / k + 1n,
+              reserve1: (pool.reserve1 * k) / 1_000_000n + 1n,
+            }
+            pools.set(address, next)
+            routes.setPool(address, next)
+          }
+        }
+      }
     },
     Math.max(60_000, SEEDS * 200),
   )

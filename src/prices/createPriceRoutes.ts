@@ -67,8 +67,11 @@ export type PricedToken = TokenPrice & RelativePrice
  * chains) not even those inside it: a move of the hub's price scales everything below it
  * alike, which keeps every comparison inside as it was unless a route below is capped by the
  * hub's own width or a pool below falls under the minimum (`holds`, checked against bounds
- * kept in the hub's units), so only the pools leaving its subtree are checked (a swap in
- * WETH/USDC costs the pools between WETH's subtree and the rest, not the subtree).
+ * kept in the hub's units). A pool leaving the subtree compares a side that moves with the
+ * hub's price with one that moves with another node's (or not at all): it is filed by the
+ * ratio of the two prices at which its comparison may flip (`key`), and checked only once
+ * that ratio is crossed. A swap in WETH/USDC then costs what its own pool and the few pools
+ * near their point cost, not WETH's subtree nor the pools around it.
  * Prices and route widths equal a search from scratch where the pools agree on prices; among
  * equally wide routes the deeper last pool wins, and which of two such routes a token keeps
  * may depend on the order the pools changed in (no route may run through its own token).
@@ -148,6 +151,25 @@ type Candidate = {
 }
 /** A token below a hub, filed by a value in the hub's units; current while `stamp` is. */
 type Filed = { value: number; token: Address; stamp: number }
+/** A crossing pool filed by where it may start to matter; current while `stamp` is. */
+type Keyed = { at: number; pool: Address; stamp: number }
+/**
+ * A hub's crossing pools whose outside token moves with one node's USD price (`node`; null:
+ * with none, fixed in USD until it is filed again). Each heap holds the point at which a
+ * comparison through the pool may flip, as a bound on the ratio of the hub's price to that
+ * node's (`rises`, `falls`) or on the hub's or the outside hub's width (`into`, `toHub`).
+ */
+type Group = {
+  node: Node | null
+  /** An offer out of the subtree may beat the outside token's route once the ratio rises to `at`. */
+  rises: MaxHeap<Keyed>
+  /** An offer into the subtree may beat its token's route once the ratio falls to `at`. */
+  falls: MaxHeap<Keyed>
+  /** An offer into the hub itself, in the outside node's units: against the hub's width. */
+  into: MaxHeap<Keyed>
+  /** An offer to the outside hub itself, in the hub's units: against that hub's width. */
+  toHub: MaxHeap<Keyed>
+}
 /**
  * What a token with a large subtree (a hub: WETH on most chains) keeps so that a change of its
  * own pool re-prices the subtree without visiting it (`holds`). Values below the hub are in
@@ -156,8 +178,16 @@ type Filed = { value: number; token: Address; stamp: number }
  */
 type Hub = {
   node: Node
-  /** Pools with one token in the subtree (the hub included) and the other not. */
-  crossing: Set<Address>
+  /** Pools with one token in the subtree (the hub included) and the other not: that token. */
+  crossing: Map<Address, Address>
+  /** The crossing pools whose other token is an anchor (re-sized when the hub's price moves). */
+  anchored: Set<Address>
+  /** The crossing pools by the node their outside token moves with (`key`). */
+  groups: Map<Address | null, Group>
+  /** Each crossing pool's entries in `groups` are current while they carry this stamp. */
+  keyedAt: Map<Address, number>
+  /** The hub's USD price when the last call ended. */
+  price: number
   /** The subtree's tree pools by liquidity, least first. */
   thinnest: MaxHeap<Filed>
   /** The hub's children's pools by liquidity, most first. */
@@ -397,7 +427,11 @@ export function createPriceRoutes({
     const most = (a: Filed, b: Filed) => a.value > b.value
     const hub: Hub = {
       node,
-      crossing: new Set(),
+      crossing: new Map(),
+      anchored: new Set(),
+      groups: new Map(),
+      keyedAt: new Map(),
+      price: fill(node).priceUsd,
       thinnest: createMaxHeap(least),
       deepest: createMaxHeap(most),
       dearest: createMaxHeap(most),
@@ -417,15 +451,102 @@ export function createPriceRoutes({
         stack.push(child)
       }
     }
+    hubs.set(token, hub)
     for (const t of inside) {
       for (const address of byToken.get(t) ?? []) {
         const pool = pools.get(address)
         const other = pool && (pool.token0 === t ? pool.token1 : pool.token0)
-        if (other && !inside.has(other)) hub.crossing.add(address)
+        if (other && !inside.has(other)) key(hub, address)
       }
     }
     hub.filed = hub.pushes
-    hubs.set(token, hub)
+    return hub
+  }
+  let keying = 0
+  /**
+   * Files a pool with `hub`: whether it crosses the subtree's edge, and if so where each
+   * comparison through it may flip. With the subtree's widths not capped by the hub's (what
+   * `holds` asks before the hub moves without a visit), everything inside moves with the
+   * hub's price, and the outside token with the price of its nearest hub (or not at all), so
+   * each comparison flips only once the ratio of those two prices crosses a point: offered
+   * out, the lesser of the inside token's width and the pool's liquidity on its side against
+   * the outside token's width; offered in, the outside token's (or its hub's pool liquidity,
+   * a bound) against the inside token's width. Bounds are kept `MARGIN` short, so rounding
+   * only ever adds a check. Filed again whenever a side moves otherwise (`updateHubs`).
+   */
+  function key(hub: Hub, address: Address) {
+    const stamp = ++keying
+    hub.keyedAt.set(address, stamp)
+    const pool = pools.get(address)
+    const in0 = pool !== undefined && below(pool.token0, hub.node)
+    const in1 = pool !== undefined && below(pool.token1, hub.node)
+    if (!pool || in0 === in1) {
+      hub.crossing.delete(address)
+      hub.anchored.delete(address)
+      return
+    }
+    const inner = in0 ? pool.token0 : pool.token1
+    const outer = in0 ? pool.token1 : pool.token0
+    hub.crossing.set(address, inner)
+    if (anchorSet.has(outer)) hub.anchored.add(address)
+    else hub.anchored.delete(address)
+    const q = quotes.get(address)
+    const innerNode = routes.get(inner)
+    // The hub's own route is re-priced with it, not offered.
+    if (!q || !innerNode || innerNode.pool === address) return
+    hub.pushes++
+    fill(innerNode)
+    const hubPrice = fill(hub.node).priceUsd
+    const h = 2 * (in0 ? q.depth0 : q.depth1) * innerNode.priceUsd
+    const outerNode = routes.get(outer)
+    if (!outerNode) {
+      // Offered to an unpriced token once deep enough: in USD, fixed.
+      const at = (hubPrice * minLiquidityUsd * (1 - MARGIN)) / h
+      group(hub, null, null).rises.push({ at, pool: address, stamp })
+      return
+    }
+    let k: Address | null = null
+    let kNode: Node | null = null
+    for (let t: Address | null = outer, n: Node | null = outerNode; t && n; t = n.parent, n = n.up)
+      if (hubs.get(t)?.node === n) {
+        k = t
+        kNode = n
+        break
+      }
+    const g = group(hub, k, kNode)
+    fill(outerNode)
+    const ratio = hubPrice / (kNode ? fill(kNode).priceUsd : 1)
+    const isHub = innerNode === hub.node
+    const offered = isHub ? h : Math.min(innerNode.width, h)
+    if (!routesThrough(inner, outer)) {
+      if (outer === k) g.toHub.push({ at: offered / hubPrice, pool: address, stamp })
+      else
+        g.rises.push({
+          at: (ratio * outerNode.width * (1 - MARGIN)) / offered,
+          pool: address,
+          stamp,
+        })
+    }
+    const hOut = 2 * (in0 ? q.depth1 : q.depth0) * outerNode.priceUsd
+    const back = outer === k ? hOut : Math.min(outerNode.width, hOut)
+    if (isHub) g.into.push({ at: back / (kNode ? kNode.priceUsd : 1), pool: address, stamp })
+    else
+      g.falls.push({ at: (ratio * back) / (innerNode.width * (1 - MARGIN)), pool: address, stamp })
+  }
+  function group(hub: Hub, k: Address | null, node: Node | null): Group {
+    const current = hub.groups.get(k)
+    if (current && current.node === node) return current
+    const least = (a: Keyed, b: Keyed) => a.at < b.at
+    const most = (a: Keyed, b: Keyed) => a.at > b.at
+    const fresh: Group = {
+      node,
+      rises: createMaxHeap(least),
+      falls: createMaxHeap(most),
+      into: createMaxHeap(most),
+      toHub: createMaxHeap(most),
+    }
+    hub.groups.set(k, fresh)
+    return fresh
   }
   /**
    * Whether re-pricing hub `node` (its old USD price and width `before`, its new ones now)
@@ -680,25 +801,41 @@ export function createPriceRoutes({
       }
       const resized = [...changedPools]
       changedPools.clear()
-      // A hub re-priced in place: inside its subtree every comparison stands (`holds`); the
-      // pools leaving it compare a moved side with a fixed one, so each is checked, and those
-      // against an anchor re-sized.
+      // Hubs: inside a hub's subtree every comparison stands while its widths are not capped
+      // by the hub's (`holds`); a pool crossing its edge is checked once the prices of its two
+      // sides have moved apart past the point filed for it (`key`), and filed again at the end.
+      // Those against an anchor are re-sized whenever the hub's price moved.
       const anchorResized: Address[] = []
-      for (const token of hubsMoved) {
-        const hub = hubs.get(token) as Hub
-        if (routes.get(token) !== hub.node) continue
-        for (const address of hub.crossing) {
-          const pool = pools.get(address)
-          if (!pool) continue
-          const in0 = below(pool.token0, hub.node)
-          if (in0 === below(pool.token1, hub.node)) continue
-          const outer = in0 ? pool.token1 : pool.token0
-          if (anchorSet.has(outer)) {
-            sizeAnchors.add(outer)
-            anchorResized.push(address)
-          }
-          recheck(in0 ? pool.token0 : pool.token1, address)
+      const checked = new Map<Hub, Set<Address>>()
+      for (const [token, hub] of hubs) {
+        const node = hub.node
+        if (routes.get(token) !== node) continue
+        fill(node)
+        const due = new Set<Address>()
+        for (const [k, g] of hub.groups) {
+          if (k !== null && routes.get(k) !== g.node) continue
+          const kNode = g.node && fill(g.node)
+          const ratio = node.priceUsd / (kNode ? kNode.priceUsd : 1)
+          const kWidth = kNode ? kNode.width : Number.POSITIVE_INFINITY
+          const kPrice = kNode ? kNode.priceUsd : 1
+          popWhile(hub, g.rises, (at) => at <= ratio, due)
+          popWhile(hub, g.falls, (at) => at >= ratio, due)
+          popWhile(hub, g.into, (at) => at * kPrice >= node.width * (1 - MARGIN), due)
+          popWhile(hub, g.toHub, (at) => at * node.priceUsd >= kWidth * (1 - MARGIN), due)
         }
+        if (node.priceUsd !== hub.price) {
+          for (const address of hub.anchored) {
+            const pool = pools.get(address)
+            if (!pool) continue
+            anchorResized.push(address)
+            sizeAnchors.add(anchorSet.has(pool.token0) ? pool.token0 : pool.token1)
+          }
+        }
+        for (const address of due) {
+          const inner = hub.crossing.get(address)
+          if (inner && routes.has(inner)) recheck(inner, address)
+        }
+        checked.set(hub, due)
       }
       for (const token of moved) {
         if (!routes.has(token)) continue
@@ -784,7 +921,7 @@ export function createPriceRoutes({
         if (node) node.poolSize = anchorSize(a)
       }
 
-      updateHubs({ rerouted, moved, changed: resized, stale: staleHubs, fresh: newHubs })
+      updateHubs({ rerouted, moved, changed: resized, stale: staleHubs, fresh: newHubs, checked })
 
       const changed = new Map<Address, PricedToken | undefined>()
       for (const token of new Set([...dirty, ...sizeAnchors])) {
@@ -832,11 +969,28 @@ export function createPriceRoutes({
     },
   }
 
+  /** Moves a hub's entries that may flip (`flips(at)`) from `heap` to `due`; drops stale ones. */
+  function popWhile(
+    hub: Hub,
+    heap: MaxHeap<Keyed>,
+    flips: (at: number) => boolean,
+    due: Set<Address>,
+  ) {
+    for (let top = heap.peek(); top; top = heap.peek()) {
+      if (hub.keyedAt.get(top.pool) === top.stamp) {
+        if (!flips(top.at)) return
+        due.add(top.pool)
+      }
+      heap.pop()
+    }
+  }
+
   /**
    * Brings the hubs up to the tree `settle` left: hubs whose token was taken out or
-   * re-routed, or whose units moved under them, are dropped; large visits become hubs; the
-   * tokens that moved (re-routed, or re-priced by a visit) are filed again in the hubs above
-   * them, and the pools of re-routed tokens and changed pools re-classed as crossing or not.
+   * re-routed, or whose units moved under them, are dropped; large visits and tokens given
+   * many children become hubs; the tokens that moved (re-routed, or re-priced by a visit) are
+   * filed again in the hubs above them, and every pool whose sides moved otherwise than with
+   * a hub's price, or that was checked, is filed again (`key`).
    */
   function updateHubs({
     rerouted,
@@ -844,18 +998,17 @@ export function createPriceRoutes({
     changed,
     stale,
     fresh,
+    checked,
   }: {
     rerouted: ReadonlySet<Address>
     moved: readonly Address[]
     changed: readonly Address[]
     stale: ReadonlySet<Address>
     fresh: ReadonlySet<Address>
+    checked: ReadonlyMap<Hub, ReadonlySet<Address>>
   }) {
-    for (const [token, hub] of hubs) {
-      // Mostly stale entries: rebuilt (amortised over the pushes).
+    for (const [token, hub] of hubs)
       if (routes.get(token) !== hub.node || stale.has(token)) hubs.delete(token)
-      else if (hub.pushes > 2 * hub.filed + 1024) buildHub(token, hub.node)
-    }
     for (const token of new Set([...rerouted, ...moved])) {
       filedAt.set(token, ++filing)
       const node = routes.get(token)
@@ -865,22 +1018,36 @@ export function createPriceRoutes({
         if (hub) file(hub, token, node)
       }
     }
-    for (const token of fresh) {
+    // A token given many children at once (the first settle: WETH) is a hub from the start.
+    const candidates = new Set(fresh)
+    const given = new Map<Address, number>()
+    for (const token of rerouted) {
+      const parent = routes.get(token)?.parent
+      if (parent && !anchorSet.has(parent)) given.set(parent, (given.get(parent) ?? 0) + 1)
+    }
+    for (const [parent, count] of given) if (count >= hubSize) candidates.add(parent)
+    const built: Hub[] = []
+    for (const token of candidates) {
       const node = routes.get(token)
-      if (node && !hubs.has(token)) buildHub(token, node)
+      if (node && node.parent !== null && !hubs.has(token)) built.push(buildHub(token, node))
     }
+    for (const [token, hub] of hubs)
+      if (hub.pushes > 2 * hub.filed + 1024) buildHub(token, hub.node)
     if (hubs.size === 0) return
-    const recheck = new Set<Address>(changed)
-    for (const token of rerouted)
-      for (const address of byToken.get(token) ?? []) recheck.add(address)
-    for (const address of recheck) {
-      const pool = pools.get(address)
-      for (const hub of hubs.values()) {
-        if (pool && below(pool.token0, hub.node) !== below(pool.token1, hub.node))
-          hub.crossing.add(address)
-        else hub.crossing.delete(address)
-      }
+    const again = new Set<Address>(changed)
+    for (const token of rerouted) for (const address of byToken.get(token) ?? []) again.add(address)
+    for (const token of moved) for (const address of byToken.get(token) ?? []) again.add(address)
+    for (const address of again) for (const hub of hubs.values()) key(hub, address)
+    for (const [hub, due] of checked) {
+      if ([...hubs.values()].includes(hub)) for (const address of due) key(hub, address)
     }
+    // Pools into a new hub's subtree move with its price now: filed again by the hubs they cross.
+    for (const hub of built) {
+      for (const address of hub.crossing.keys())
+        for (const other of hubs.values())
+          if (other !== hub && other.crossing.has(address)) key(other, address)
+    }
+    for (const hub of hubs.values()) hub.price = fill(hub.node).priceUsd
   }
 }
 
