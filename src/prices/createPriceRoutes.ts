@@ -195,7 +195,7 @@ type Hub = {
   /** The subtree's prices, highest and lowest first. */
   dearest: MaxHeap<Filed>
   cheapest: MaxHeap<Filed>
-  /** Entries pushed since it was built, against how many it was built with. */
+  /** Entries pushed since it was built or compacted, against how many it kept then. */
   pushes: number
   filed: number
 }
@@ -418,8 +418,11 @@ export function createPriceRoutes({
     hub.thinnest.push({ value: node.hop / unit, token, stamp: at })
     hub.dearest.push({ value: node.priceUsd / unit, token, stamp: at })
     hub.cheapest.push({ value: node.priceUsd / unit, token, stamp: at })
-    if (node.up === hub.node) hub.deepest.push({ value: node.hop / unit, token, stamp: at })
-    hub.pushes++
+    hub.pushes += 3
+    if (node.up === hub.node) {
+      hub.deepest.push({ value: node.hop / unit, token, stamp: at })
+      hub.pushes++
+    }
   }
   /** A hub for `token` from a visit of its subtree. */
   const buildHub = (token: Address, node: Node) => {
@@ -494,7 +497,7 @@ export function createPriceRoutes({
     const innerNode = routes.get(inner)
     // The hub's own route is re-priced with it, not offered.
     if (!q || !innerNode || innerNode.pool === address) return
-    hub.pushes++
+    hub.pushes += 2
     fill(innerNode)
     const hubPrice = fill(hub.node).priceUsd
     const h = 2 * (in0 ? q.depth0 : q.depth1) * innerNode.priceUsd
@@ -969,6 +972,27 @@ export function createPriceRoutes({
     },
   }
 
+  /** Drops a hub's stale entries (amortised over the pushes that made them). */
+  function compact(hub: Hub) {
+    const filedNow = (e: Filed) => filedAt.get(e.token) === e.stamp
+    const keyedNow = (e: Keyed) => hub.keyedAt.get(e.pool) === e.stamp
+    for (const heap of [hub.thinnest, hub.deepest, hub.dearest, hub.cheapest]) heap.retain(filedNow)
+    hub.filed = hub.thinnest.size + hub.deepest.size + hub.dearest.size + hub.cheapest.size
+    for (const [k, g] of hub.groups) {
+      if (k !== null && routes.get(k) !== g.node) {
+        hub.groups.delete(k)
+        continue
+      }
+      for (const heap of [g.rises, g.falls, g.into, g.toHub]) {
+        heap.retain(keyedNow)
+        hub.filed += heap.size
+      }
+    }
+    for (const address of hub.keyedAt.keys())
+      if (!hub.crossing.has(address)) hub.keyedAt.delete(address)
+    hub.pushes = hub.filed
+  }
+
   /** Moves a hub's entries that may flip (`flips(at)`) from `heap` to `due`; drops stale ones. */
   function popWhile(
     hub: Hub,
@@ -1031,8 +1055,7 @@ export function createPriceRoutes({
       const node = routes.get(token)
       if (node && node.parent !== null && !hubs.has(token)) built.push(buildHub(token, node))
     }
-    for (const [token, hub] of hubs)
-      if (hub.pushes > 2 * hub.filed + 1024) buildHub(token, hub.node)
+    for (const hub of hubs.values()) if (hub.pushes > 2 * hub.filed + 1024) compact(hub)
     if (hubs.size === 0) return
     const again = new Set<Address>(changed)
     for (const token of rerouted) for (const address of byToken.get(token) ?? []) again.add(address)

@@ -4,6 +4,8 @@ export type MaxHeap<T> = {
   pop(): T | undefined
   /** The item `pop` would take, left in place. */
   peek(): T | undefined
+  /** Keeps only the items `keep` accepts (linear: stale entries dropped at once). */
+  retain(keep: (item: T) => boolean): void
   readonly size: number
 }
 
@@ -14,6 +16,19 @@ export function createMaxHeap<T>(above: (a: T, b: T) => boolean): MaxHeap<T> {
     const t = items[i]!
     items[i] = items[j]!
     items[j] = t
+  }
+  const down = (start: number) => {
+    let i = start
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let best = i
+      if (l < items.length && higher(l, best)) best = l
+      if (r < items.length && higher(r, best)) best = r
+      if (best === i) return
+      swap(i, best)
+      i = best
+    }
   }
   return {
     push(item) {
@@ -31,19 +46,15 @@ export function createMaxHeap<T>(above: (a: T, b: T) => boolean): MaxHeap<T> {
       const last = items.pop()
       if (items.length > 0 && last !== undefined) {
         items[0] = last
-        let i = 0
-        for (;;) {
-          const l = 2 * i + 1
-          const r = l + 1
-          let best = i
-          if (l < items.length && higher(l, best)) best = l
-          if (r < items.length && higher(r, best)) best = r
-          if (best === i) break
-          swap(i, best)
-          i = best
-        }
+        down(0)
       }
       return top
+    },
+    retain(keep) {
+      let n = 0
+      for (const item of items) if (keep(item)) items[n++] = item
+      items.length = n
+      for (let i = (n >> 1) - 1; i >= 0; i--) down(i)
     },
     peek() {
       return items[0]
