@@ -178,13 +178,25 @@ export function createChainIndexer({
     }
   }
 
+  /**
+   * The node's capabilities, probed at its head. A reorg can take that block away between the
+   * two calls (a trace of a hash the node no longer has is an error, not "unsupported"): the
+   * probe is tried again at the new head, twice, before its error stands.
+   */
+  async function detectAtHead(signal: AbortSignal) {
+    for (let tries = 1; ; tries++) {
+      try {
+        const blockNumber = BigInt((await head(signal)).number)
+        return await detectCapabilities({ rpc, blockNumber, traces: chain.traces, signal })
+      } catch (error) {
+        if (signal.aborted || tries === 3) throw error
+        log.warn({ err: error }, 'Probing the node failed; trying again at its head')
+      }
+    }
+  }
+
   async function follow(signal: AbortSignal): Promise<void> {
-    const caps = await detectCapabilities({
-      rpc,
-      blockNumber: BigInt((await head(signal)).number),
-      traces: chain.traces,
-      signal,
-    })
+    const caps = await detectAtHead(signal)
     log.info({ receipts: caps.receipts, traces: caps.traces }, 'Node capabilities')
     if (chain.traces !== 'off' && caps.traces === 'off') {
       log.warn(

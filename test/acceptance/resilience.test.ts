@@ -281,4 +281,39 @@ describe('resilience', () => {
       await proxy.close()
     }
   })
+
+  test('edge: the head block probed at start is reorged away before its trace is asked (an error, not "unsupported"): the probe is tried again and indexing goes on', async () => {
+    let refusals = 0
+    const proxy = await createMethodFilterProxy({
+      target: anvil.rpcUrl,
+      // What anvil answers for a block it no longer has.
+      refuse: ({ method }) =>
+        method === 'trace_block' && refusals++ === 0
+          ? { code: -32001, message: 'Resource not found' }
+          : undefined,
+    })
+    const t = await createTestStore('sqlite')
+    try {
+      const run = runIndexer({
+        indexer: createChainIndexer({
+          chain: testChainConfig({
+            chainId: CHAIN_ID,
+            rpc: [proxy.url],
+            batchSize: BATCH_SIZE,
+            traces: 'parity',
+          }),
+          store: t.store,
+          logger: silentLogger(),
+        }),
+        store: t.store,
+      })
+      await run.synced({ block: Number(world.endBlock), timeoutMs: 120_000 })
+      await run.stop()
+      expect(refusals).toBeGreaterThan(1)
+      expect(await digestStore(t.store)).toEqual(reference)
+    } finally {
+      await t.drop()
+      await proxy.close()
+    }
+  })
 })
