@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { TracesMode } from '../../src/config/types.ts'
 import { buildWorld, type World } from '../../src/dev/buildWorld.ts'
 import { createPrng } from '../../src/dev/createPrng.ts'
 import { type Anvil, startAnvil } from '../../src/dev/startAnvil.ts'
@@ -34,15 +35,20 @@ beforeAll(async () => {
     transfers: 1500,
     txsPerBlock: 25,
   })
+  reference = await indexWorld({ rpcUrl: anvil.rpcUrl, traces: 'parity' })
+}, 300_000)
+
+/** The world indexed through `rpcUrl` into a fresh SQLite store, to the end: its digest. */
+async function indexWorld({ rpcUrl, traces }: { rpcUrl: string; traces?: TracesMode }) {
   const t = await createTestStore('sqlite')
   try {
     const run = runIndexer({
       indexer: createChainIndexer({
         chain: testChainConfig({
           chainId: CHAIN_ID,
-          rpc: [anvil.rpcUrl],
+          rpc: [rpcUrl],
           batchSize: BATCH_SIZE,
-          traces: 'parity',
+          ...(traces ? { traces } : {}),
         }),
         store: t.store,
         logger: silentLogger(),
@@ -51,11 +57,11 @@ beforeAll(async () => {
     })
     await run.synced({ block: Number(world.endBlock), timeoutMs: 120_000 })
     await run.stop()
-    reference = await digestStore(t.store)
+    return await digestStore(t.store)
   } finally {
     await t.drop()
   }
-}, 300_000)
+}
 afterAll(async () => {
   await anvil?.stop()
 })
@@ -292,27 +298,10 @@ describe('resilience', () => {
           ? { code: -32001, message: 'Resource not found' }
           : undefined,
     })
-    const t = await createTestStore('sqlite')
     try {
-      const run = runIndexer({
-        indexer: createChainIndexer({
-          chain: testChainConfig({
-            chainId: CHAIN_ID,
-            rpc: [proxy.url],
-            batchSize: BATCH_SIZE,
-            traces: 'parity',
-          }),
-          store: t.store,
-          logger: silentLogger(),
-        }),
-        store: t.store,
-      })
-      await run.synced({ block: Number(world.endBlock), timeoutMs: 120_000 })
-      await run.stop()
+      expect(await indexWorld({ rpcUrl: proxy.url, traces: 'parity' })).toEqual(reference)
       expect(refusals).toBeGreaterThan(1)
-      expect(await digestStore(t.store)).toEqual(reference)
     } finally {
-      await t.drop()
       await proxy.close()
     }
   })
