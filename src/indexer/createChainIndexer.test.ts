@@ -169,6 +169,34 @@ for (const dialect of DIALECTS) {
       expect(poisoned.first_acquired_block).toBe(Number(blocks.received))
     })
 
+    test('edge: a token seen only through an Approval has its total supply read, as the node gives it', async () => {
+      t = await createTestStore(dialect)
+      const token = await deployToken()
+      const approved = await tokenCall(token, 2, 'approve', [accounts[3]!.address, 5n])
+      const chain = testChainConfig({ chainId: 31337, rpc: [anvil.rpcUrl], batchSize: 3 })
+      const run = runIndexer({
+        indexer: createChainIndexer({ chain, store: t.store, logger: testLogger() }),
+        store: t.store,
+      })
+      try {
+        await run.synced({ block: Number(approved.blockNumber) })
+        const supply = await client.readContract({
+          address: token,
+          abi: contracts.DemoERC20.abi,
+          functionName: 'totalSupply',
+          blockNumber: approved.blockNumber,
+        })
+        const row = await t.store.db
+          .selectFrom('tokens')
+          .select('total_supply')
+          .where('address', '=', token.toLowerCase())
+          .executeTakeFirstOrThrow()
+        expect(row.total_supply === null ? null : fromU256(row.total_supply)).toBe(supply)
+      } finally {
+        await run.stop()
+      }
+    })
+
     test('behavior: a failed transaction is a call item that moved nothing; a deployment is a call to its new contract', async () => {
       t = await createTestStore(dialect)
       const token = await deployToken()

@@ -153,8 +153,10 @@ export async function readBatchState({
   const nftRows = await state.readState({ table: 'nft_holdings', chainId, keys: nftKeys })
   const nfts = new Map(nftRows.map((r) => [`${r.address}|${r.contract}|${r.token_id}`, r]))
   const pairList = [...pairs.values()]
-  const supplyList = [...erc20Tokens]
   const newErc20 = newTokens.filter(([, s]) => s === 'erc20').map(([a]) => a)
+  // Supplies of the tokens transfers touched, and of new tokens seen otherwise (an Approval,
+  // a failed transfer): token-info's total_supply is the node's from the first sighting.
+  const supplyList = [...new Set([...erc20Tokens, ...newErc20])]
   const calls: ContractCall[] = [
     ...pairList.map((p) => balanceOfCall(p.token, p.holder)),
     ...supplyList.map(totalSupplyCall),
