@@ -1,6 +1,10 @@
 import type { PoolType } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
-import { createMaxHeap, type MaxHeap } from '../utils/createMaxHeap.ts'
+import { createMaxHeap } from '../utils/createMaxHeap.ts'
+import { createAnchorSizes } from './createAnchorSizes.ts'
+import { createHubs, type Hub, MARGIN } from './createHubs.ts'
+import { type Quoted, quote, sizeInParent } from './quote.ts'
+import { better, type Candidate, type Node } from './routeNode.ts'
 
 /** A trusted pool with its current state, as pricing needs it. */
 export type PricingPool = {
@@ -93,117 +97,6 @@ export type PriceRoutes = {
   prices(): ReadonlyMap<Address, PricedToken>
 }
 
-const Q96 = 2 ** 96
-/**
- * How far the re-pricing of a subtree in place (`holds`) keeps from its bounds, relative:
- * far above the rounding of the few multiplications along a route, so that a bound met with
- * this margin is met by the values computed exactly as a visit would compute them.
- */
-const MARGIN = 1e-9
-
-type Quoted = {
-  pool: PricingPool
-  /** Reserves in whole tokens (V3: the pool's balances). */
-  human0: number
-  human1: number
-  /** What a trade at the current price can reach, in whole tokens (V3: in-range only). */
-  depth0: number
-  depth1: number
-  /** Spot price: token1 per token0. */
-  ratio: number
-}
-
-/**
- * A route as kept: relative to its parent's, so that re-pricing a token re-prices everything
- * routed through it without a visit. Its USD price, width and last pool's liquidity (`hop`)
- * are derived from the parent's (`fill`), with the arithmetic a search uses to offer them.
- */
-type Node = {
-  parent: Address | null
-  /** The parent's node, current while this one is in the tree (null for an anchor). */
-  up: Node | null
-  pool: Address | null
-  /** The price in the parent's units (an anchor: 1). */
-  rel: number
-  /** Twice the pool's depth on the parent's side, in the parent's units (hop = liq × its price). */
-  liq: number
-  /** Size of the pool in the parent's units (an anchor: its deepest pool, in USD). */
-  poolSize: number
-  /** The derived values, current while `at` is the routes' `version`. */
-  at: number
-  priceUsd: number
-  width: number
-  hop: number
-}
-/** An anchor's pool filed by size (`anchorPools`). */
-type SizedPool = { size: number; pool: Address; stamp: number }
-/** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
-type Candidate = {
-  token: Address
-  price: number
-  /** `price` in the parent's units. */
-  rel: number
-  liq: number
-  pool: Quoted | null
-  width: number
-  hop: number
-  from: Node | null
-}
-/** A token below a hub, filed by a value in the hub's units; current while `stamp` is. */
-type Filed = { value: number; token: Address; stamp: number }
-/** A crossing pool filed by where it may start to matter; current while `stamp` is. */
-type Keyed = { at: number; pool: Address; stamp: number }
-/**
- * A hub's crossing pools whose outside token moves with one node's USD price (`node`; null:
- * with none, fixed in USD until it is filed again). Each heap holds the point at which a
- * comparison through the pool may flip, as a bound on the ratio of the hub's price to that
- * node's (`rises`, `falls`) or on the hub's or the outside hub's width (`into`, `toHub`).
- */
-type Group = {
-  node: Node | null
-  /** An offer out of the subtree may beat the outside token's route once the ratio rises to `at`. */
-  rises: MaxHeap<Keyed>
-  /** An offer into the subtree may beat its token's route once the ratio falls to `at`. */
-  falls: MaxHeap<Keyed>
-  /** An offer into the hub itself, in the outside node's units: against the hub's width. */
-  into: MaxHeap<Keyed>
-  /** An offer to the outside hub itself, in the hub's units: against that hub's width. */
-  toHub: MaxHeap<Keyed>
-}
-/**
- * What a token with a large subtree (a hub: WETH on most chains) keeps so that a change of its
- * own pool re-prices the subtree without visiting it (`holds`). Values below the hub are in
- * the hub's units (a liquidity or price divided by the hub's USD price): a change of the hub's
- * price scales everything below it alike and leaves them as they are.
- */
-type Hub = {
-  node: Node
-  /** Pools with one token in the subtree (the hub included) and the other not: that token. */
-  crossing: Map<Address, Address>
-  /** The crossing pools whose other token is an anchor (re-sized when the hub's price moves). */
-  anchored: Set<Address>
-  /** The crossing pools by the node their outside token moves with (`key`). */
-  groups: Map<Address | null, Group>
-  /** Each crossing pool's entries in `groups` are current while they carry this stamp. */
-  keyedAt: Map<Address, number>
-  /** The hub's USD price when the last call ended. */
-  price: number
-  /** The subtree's tree pools by liquidity, least first. */
-  thinnest: MaxHeap<Filed>
-  /** The hub's children's pools by liquidity, most first. */
-  deepest: MaxHeap<Filed>
-  /** The subtree's prices, highest and lowest first. */
-  dearest: MaxHeap<Filed>
-  cheapest: MaxHeap<Filed>
-  /** Entries pushed since it was built or compacted, against how many it kept then. */
-  pushes: number
-  filed: number
-}
-
-/** Whether route `a` beats route `b`: wider, or as wide with a deeper last pool. */
-const better = (a: { width: number; hop: number }, b: { width: number; hop: number }) =>
-  a.width > b.width || (a.width === b.width && a.hop > b.hop)
-
 export function createPriceRoutes({
   anchors,
   minLiquidityUsd,
@@ -232,20 +125,8 @@ export function createPriceRoutes({
   const changedTokens = new Set<Address>()
   /** Anchors are priced from the start; on the first settle they are seeded. */
   let seeded = false
-  /**
-   * Each anchor's pools by size, so its deepest is found without visiting them all: an entry
-   * is current while its pool's stamp is the one it was pushed with (`resize` pushes a new
-   * entry whenever a pool's size may have moved; older ones are dropped when they surface).
-   */
-  const anchorPools = new Map<Address, MaxHeap<SizedPool>>()
-  const stamps = new Map<Address, number>()
-  let stamp = 0
   /** Bumped whenever a node's `rel` or `liq` changes in place: derived values are then redone. */
   let version = 0
-  const hubs = new Map<Address, Hub>()
-  /** A token's entries in the hubs above it are current while they carry this stamp. */
-  const filedAt = new Map<Address, number>()
-  let filing = 0
 
   /** How many pools join each token to an anchor (absent: it has no anchor pool to re-size). */
   const anchorPoolCount = new Map<Address, number>()
@@ -322,11 +203,15 @@ export function createPriceRoutes({
       if (t === via) return true
     return false
   }
-  /** Whether `token` is priced through `node` (or is its token). */
-  const below = (token: Address, node: Node) => {
-    for (let n = routes.get(token) ?? null; n !== null; n = n.up) if (n === node) return true
-    return false
-  }
+  /** What the anchor sizes and the hubs read of the tree and the pools. */
+  const tree = { anchorSet, pools, quotes, byToken, routes, children, fill }
+  const { resize, anchorSize } = createAnchorSizes(tree)
+  const { hubs, holds, popWhile, updateHubs } = createHubs({
+    ...tree,
+    minLiquidityUsd,
+    hubSize,
+    routesThrough,
+  })
 
   /** What `settle` last reported (what the next call's changes are relative to). */
   const reported = new Map<Address, PricedToken>()
@@ -352,235 +237,6 @@ export function createPriceRoutes({
     price: node.rel,
     poolSize: node.poolSize,
   })
-
-  const priceOf = (token: Address) => {
-    const node = routes.get(token)
-    return node && fill(node).priceUsd
-  }
-  const sizeOf = (q: Quoted) => {
-    const p0 = priceOf(q.pool.token0)
-    const p1 = priceOf(q.pool.token1)
-    return p0 === undefined || p1 === undefined ? 0 : q.human0 * p0 + q.human1 * p1
-  }
-  const bySize = () => createMaxHeap<SizedPool>((a, b) => a.size > b.size)
-  /** A pool's size may have moved (its reserves, or a side's price): re-file it by anchor. */
-  const resize = (address: Address) => {
-    const pool = pools.get(address)
-    stamps.set(address, ++stamp)
-    if (!pool) return
-    const q = quotes.get(address)
-    for (const anchor of [pool.token0, pool.token1]) {
-      if (!anchorSet.has(anchor)) continue
-      const heap = anchorPools.get(anchor) ?? bySize()
-      anchorPools.set(anchor, heap)
-      if (q) heap.push({ size: sizeOf(q), pool: address, stamp })
-      // Mostly stale entries: rebuilt from the current ones (amortised over the pushes).
-      const live = byToken.get(anchor)?.size ?? 0
-      if (heap.size > 2 * live + 64) {
-        const fresh = bySize()
-        for (const other of byToken.get(anchor) ?? []) {
-          const quoted = quotes.get(other)
-          const current = stamps.get(other)
-          if (quoted && current !== undefined)
-            fresh.push({ size: sizeOf(quoted), pool: other, stamp: current })
-        }
-        anchorPools.set(anchor, fresh)
-      }
-    }
-  }
-  /** The USD size of an anchor's deepest pool. */
-  const anchorSize = (token: Address) => {
-    const heap = anchorPools.get(token)
-    for (let top = heap?.peek(); heap && top; top = heap.peek()) {
-      if (stamps.get(top.pool) === top.stamp) return top.size
-      heap.pop()
-    }
-    return 0
-  }
-
-  /** The current top of a hub's heap (stale entries dropped). */
-  const topOf = (heap: MaxHeap<Filed>) => {
-    for (let top = heap.peek(); top; top = heap.peek()) {
-      if (filedAt.get(top.token) === top.stamp) return top.value
-      heap.pop()
-    }
-    return undefined
-  }
-  /** Files `node` (of `token`, below `hub`) in the hub's units. */
-  const file = (hub: Hub, token: Address, node: Node) => {
-    const unit = fill(hub.node).priceUsd
-    fill(node)
-    let at = filedAt.get(token)
-    if (at === undefined) {
-      at = ++filing
-      filedAt.set(token, at)
-    }
-    hub.thinnest.push({ value: node.hop / unit, token, stamp: at })
-    hub.dearest.push({ value: node.priceUsd / unit, token, stamp: at })
-    hub.cheapest.push({ value: node.priceUsd / unit, token, stamp: at })
-    hub.pushes += 3
-    if (node.up === hub.node) {
-      hub.deepest.push({ value: node.hop / unit, token, stamp: at })
-      hub.pushes++
-    }
-  }
-  /** A hub for `token` from a visit of its subtree. */
-  const buildHub = (token: Address, node: Node) => {
-    const least = (a: Filed, b: Filed) => a.value < b.value
-    const most = (a: Filed, b: Filed) => a.value > b.value
-    const hub: Hub = {
-      node,
-      crossing: new Map(),
-      anchored: new Set(),
-      groups: new Map(),
-      keyedAt: new Map(),
-      price: fill(node).priceUsd,
-      thinnest: createMaxHeap(least),
-      deepest: createMaxHeap(most),
-      dearest: createMaxHeap(most),
-      cheapest: createMaxHeap(least),
-      pushes: 0,
-      filed: 0,
-    }
-    const inside = new Set<Address>([token])
-    const stack = [token]
-    while (stack.length > 0) {
-      const t = stack.pop() as Address
-      for (const child of children.get(t) ?? []) {
-        const childNode = routes.get(child)
-        if (!childNode) continue
-        inside.add(child)
-        file(hub, child, childNode)
-        stack.push(child)
-      }
-    }
-    hubs.set(token, hub)
-    for (const t of inside) {
-      for (const address of byToken.get(t) ?? []) {
-        const pool = pools.get(address)
-        const other = pool && (pool.token0 === t ? pool.token1 : pool.token0)
-        if (other && !inside.has(other)) key(hub, address)
-      }
-    }
-    hub.filed = hub.pushes
-    return hub
-  }
-  let keying = 0
-  /**
-   * Files a pool with `hub`: whether it crosses the subtree's edge, and if so where each
-   * comparison through it may flip. With the subtree's widths not capped by the hub's (what
-   * `holds` asks before the hub moves without a visit), everything inside moves with the
-   * hub's price, and the outside token with the price of its nearest hub (or not at all), so
-   * each comparison flips only once the ratio of those two prices crosses a point: offered
-   * out, the lesser of the inside token's width and the pool's liquidity on its side against
-   * the outside token's width; offered in, the outside token's (or its hub's pool liquidity,
-   * a bound) against the inside token's width. Bounds are kept `MARGIN` short, so rounding
-   * only ever adds a check. Filed again whenever a side moves otherwise (`updateHubs`).
-   */
-  function key(hub: Hub, address: Address) {
-    const stamp = ++keying
-    hub.keyedAt.set(address, stamp)
-    const pool = pools.get(address)
-    const in0 = pool !== undefined && below(pool.token0, hub.node)
-    const in1 = pool !== undefined && below(pool.token1, hub.node)
-    if (!pool || in0 === in1) {
-      hub.crossing.delete(address)
-      hub.anchored.delete(address)
-      return
-    }
-    const inner = in0 ? pool.token0 : pool.token1
-    const outer = in0 ? pool.token1 : pool.token0
-    hub.crossing.set(address, inner)
-    if (anchorSet.has(outer)) hub.anchored.add(address)
-    else hub.anchored.delete(address)
-    const q = quotes.get(address)
-    const innerNode = routes.get(inner)
-    // The hub's own route is re-priced with it, not offered.
-    if (!q || !innerNode || innerNode.pool === address) return
-    hub.pushes += 2
-    fill(innerNode)
-    const hubPrice = fill(hub.node).priceUsd
-    const h = 2 * (in0 ? q.depth0 : q.depth1) * innerNode.priceUsd
-    const outerNode = routes.get(outer)
-    if (!outerNode) {
-      // Offered to an unpriced token once deep enough: in USD, fixed.
-      const at = (hubPrice * minLiquidityUsd * (1 - MARGIN)) / h
-      group(hub, null, null).rises.push({ at, pool: address, stamp })
-      return
-    }
-    let k: Address | null = null
-    let kNode: Node | null = null
-    for (let t: Address | null = outer, n: Node | null = outerNode; t && n; t = n.parent, n = n.up)
-      if (hubs.get(t)?.node === n) {
-        k = t
-        kNode = n
-        break
-      }
-    const g = group(hub, k, kNode)
-    fill(outerNode)
-    const ratio = hubPrice / (kNode ? fill(kNode).priceUsd : 1)
-    const isHub = innerNode === hub.node
-    const offered = isHub ? h : Math.min(innerNode.width, h)
-    if (!routesThrough(inner, outer)) {
-      if (outer === k) g.toHub.push({ at: offered / hubPrice, pool: address, stamp })
-      else
-        g.rises.push({
-          at: (ratio * outerNode.width * (1 - MARGIN)) / offered,
-          pool: address,
-          stamp,
-        })
-    }
-    const hOut = 2 * (in0 ? q.depth1 : q.depth0) * outerNode.priceUsd
-    const back = outer === k ? hOut : Math.min(outerNode.width, hOut)
-    if (isHub) g.into.push({ at: back / (kNode ? kNode.priceUsd : 1), pool: address, stamp })
-    else
-      g.falls.push({ at: (ratio * back) / (innerNode.width * (1 - MARGIN)), pool: address, stamp })
-  }
-  function group(hub: Hub, k: Address | null, node: Node | null): Group {
-    const current = hub.groups.get(k)
-    if (current && current.node === node) return current
-    const least = (a: Keyed, b: Keyed) => a.at < b.at
-    const most = (a: Keyed, b: Keyed) => a.at > b.at
-    const fresh: Group = {
-      node,
-      rises: createMaxHeap(least),
-      falls: createMaxHeap(most),
-      into: createMaxHeap(most),
-      toHub: createMaxHeap(most),
-    }
-    hub.groups.set(k, fresh)
-    return fresh
-  }
-  /**
-   * Whether re-pricing hub `node` (its old USD price and width `before`, its new ones now)
-   * leaves every comparison inside its subtree as it was, so that only the crossing pools
-   * need checking. It does when, before and after:
-   * - no route below is capped by the hub's width: each is as wide as its thinnest pool below
-   *   the hub (the deepest child's pool is narrower than the hub's route), so every width,
-   *   liquidity and price below scales by the hub's move and their order stays;
-   * - every tree pool below stays at or above the minimum liquidity, and every price finite.
-   * The bounds hold with `MARGIN` to spare, so rounding cannot tip them.
-   */
-  const holds = (hub: Hub, node: Node, before: { priceUsd: number; width: number }) => {
-    fill(node)
-    const deepest = topOf(hub.deepest)
-    if (
-      deepest !== undefined &&
-      !(
-        deepest * before.priceUsd < before.width * (1 - MARGIN) &&
-        deepest * node.priceUsd < node.width * (1 - MARGIN)
-      )
-    )
-      return false
-    const thinnest = topOf(hub.thinnest)
-    if (thinnest !== undefined && !(thinnest * node.priceUsd >= minLiquidityUsd * (1 + MARGIN)))
-      return false
-    const dearest = topOf(hub.dearest)
-    const cheapest = topOf(hub.cheapest)
-    if (dearest !== undefined && !(dearest * node.priceUsd < 1e300)) return false
-    if (cheapest !== undefined && !(cheapest * node.priceUsd > 1e-300)) return false
-    return true
-  }
 
   return {
     setPool(address, pool) {
@@ -971,131 +627,4 @@ export function createPriceRoutes({
       return out
     },
   }
-
-  /** Drops a hub's stale entries (amortised over the pushes that made them). */
-  function compact(hub: Hub) {
-    const filedNow = (e: Filed) => filedAt.get(e.token) === e.stamp
-    const keyedNow = (e: Keyed) => hub.keyedAt.get(e.pool) === e.stamp
-    for (const heap of [hub.thinnest, hub.deepest, hub.dearest, hub.cheapest]) heap.retain(filedNow)
-    hub.filed = hub.thinnest.size + hub.deepest.size + hub.dearest.size + hub.cheapest.size
-    for (const [k, g] of hub.groups) {
-      if (k !== null && routes.get(k) !== g.node) {
-        hub.groups.delete(k)
-        continue
-      }
-      for (const heap of [g.rises, g.falls, g.into, g.toHub]) {
-        heap.retain(keyedNow)
-        hub.filed += heap.size
-      }
-    }
-    for (const address of hub.keyedAt.keys())
-      if (!hub.crossing.has(address)) hub.keyedAt.delete(address)
-    hub.pushes = hub.filed
-  }
-
-  /** Moves a hub's entries that may flip (`flips(at)`) from `heap` to `due`; drops stale ones. */
-  function popWhile(
-    hub: Hub,
-    heap: MaxHeap<Keyed>,
-    flips: (at: number) => boolean,
-    due: Set<Address>,
-  ) {
-    for (let top = heap.peek(); top; top = heap.peek()) {
-      if (hub.keyedAt.get(top.pool) === top.stamp) {
-        if (!flips(top.at)) return
-        due.add(top.pool)
-      }
-      heap.pop()
-    }
-  }
-
-  /**
-   * Brings the hubs up to the tree `settle` left: hubs whose token was taken out or
-   * re-routed, or whose units moved under them, are dropped; large visits and tokens given
-   * many children become hubs; the tokens that moved (re-routed, or re-priced by a visit) are
-   * filed again in the hubs above them, and every pool whose sides moved otherwise than with
-   * a hub's price, or that was checked, is filed again (`key`).
-   */
-  function updateHubs({
-    rerouted,
-    moved,
-    changed,
-    stale,
-    fresh,
-    checked,
-  }: {
-    rerouted: ReadonlySet<Address>
-    moved: readonly Address[]
-    changed: readonly Address[]
-    stale: ReadonlySet<Address>
-    fresh: ReadonlySet<Address>
-    checked: ReadonlyMap<Hub, ReadonlySet<Address>>
-  }) {
-    for (const [token, hub] of hubs)
-      if (routes.get(token) !== hub.node || stale.has(token)) hubs.delete(token)
-    for (const token of new Set([...rerouted, ...moved])) {
-      filedAt.set(token, ++filing)
-      const node = routes.get(token)
-      if (!node) continue
-      for (let a = node.parent; a; a = routes.get(a)?.parent ?? null) {
-        const hub = hubs.get(a)
-        if (hub) file(hub, token, node)
-      }
-    }
-    // A token given many children at once (the first settle: WETH) is a hub from the start.
-    const candidates = new Set(fresh)
-    const given = new Map<Address, number>()
-    for (const token of rerouted) {
-      const parent = routes.get(token)?.parent
-      if (parent && !anchorSet.has(parent)) given.set(parent, (given.get(parent) ?? 0) + 1)
-    }
-    for (const [parent, count] of given) if (count >= hubSize) candidates.add(parent)
-    const built: Hub[] = []
-    for (const token of candidates) {
-      const node = routes.get(token)
-      if (node && node.parent !== null && !hubs.has(token)) built.push(buildHub(token, node))
-    }
-    for (const hub of hubs.values()) if (hub.pushes > 2 * hub.filed + 1024) compact(hub)
-    if (hubs.size === 0) return
-    const again = new Set<Address>(changed)
-    for (const token of rerouted) for (const address of byToken.get(token) ?? []) again.add(address)
-    for (const token of moved) for (const address of byToken.get(token) ?? []) again.add(address)
-    for (const address of again) for (const hub of hubs.values()) key(hub, address)
-    for (const [hub, due] of checked) {
-      if ([...hubs.values()].includes(hub)) for (const address of due) key(hub, address)
-    }
-    // Pools into a new hub's subtree move with its price now: filed again by the hubs they cross.
-    for (const hub of built) {
-      for (const address of hub.crossing.keys())
-        for (const other of hubs.values())
-          if (other !== hub && other.crossing.has(address)) key(other, address)
-    }
-    for (const hub of hubs.values()) hub.price = fill(hub.node).priceUsd
-  }
-}
-
-/** A route's pool in its parent's units: the parent's side plus the token's at `rel`. */
-function sizeInParent(q: Quoted, parent: Address, rel: number): number {
-  return q.pool.token0 === parent ? q.human0 + q.human1 * rel : q.human1 + q.human0 * rel
-}
-
-/** Reserves in whole tokens and the spot price (token1 per token0); undefined if unusable. */
-function quote(pool: PricingPool, d0: number, d1: number): Quoted | undefined {
-  if (pool.token0 === pool.token1) return undefined
-  const human0 = Number(pool.reserve0) / 10 ** d0
-  const human1 = Number(pool.reserve1) / 10 ** d1
-  if (pool.type === 'uniswap_v2') {
-    if (!(human0 > 0 && human1 > 0)) return undefined
-    return { pool, human0, human1, depth0: human0, depth1: human1, ratio: human1 / human0 }
-  }
-  if (!pool.sqrtPriceX96 || pool.liquidity === null) return undefined
-  // Liquidity parked outside the current range is in the balances but cannot be traded
-  // against at this price: depth is the in-range virtual reserves L/√P and L·√P.
-  const sqrt = Number(pool.sqrtPriceX96) / Q96
-  const liquidity = Number(pool.liquidity)
-  const ratio = sqrt * sqrt * 10 ** (d0 - d1)
-  if (!Number.isFinite(ratio) || ratio <= 0) return undefined
-  const depth0 = Math.min(human0, liquidity / sqrt / 10 ** d0)
-  const depth1 = Math.min(human1, (liquidity * sqrt) / 10 ** d1)
-  return { pool, human0, human1, depth0, depth1, ratio }
 }
