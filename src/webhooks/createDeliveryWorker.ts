@@ -90,7 +90,8 @@ export function createDeliveryWorker({
         return delivery && markStarted(trx, delivery)
       })
       if (!claimed) return false
-      // Held for the attempt: a revert of its block waits for the outcome.
+      // Held for the attempt: no other worker takes it, and a revert of its block waits for
+      // a retry's outcome (a first attempt's delivery it leaves queued, `markStarted`).
       await store.db.transaction().execute(async (trx) => {
         const delivery = await trx
           .selectFrom('webhook_deliveries')
