@@ -28,11 +28,6 @@ export function createHexToBytes(): HexToBytes {
   }
 }
 
-/** `hexToBytes` for a nullable column (addresses of the history tables, migration 0017). */
-export function hexToBytesOrNull(hex: string | null): Buffer | null {
-  return hex === null ? null : hexToBytes(hex)
-}
-
 /** `bytesToHex` for a nullable column. */
 export function bytesToHexOrNull(bytes: Uint8Array | null): string | null {
   return bytes === null ? null : bytesToHex(bytes)
