@@ -62,7 +62,10 @@ export function createApiMetrics({ ctx }: { ctx: ApiContext }) {
       help: 'Replay lag of the read replica (streaming standby) in seconds',
       registers: [registry],
       async collect() {
+        // An unlabelled gauge reads 0 after `reset()`; unknown (not a streaming standby, or
+        // unreachable) is no sample, as for the per-chain gauges.
         this.reset()
+        this.remove()
         const seconds = await readReplicaLag(ctx.reads).catch(() => null)
         if (seconds !== null) this.set(seconds)
       },
