@@ -295,6 +295,11 @@ const CONFIG_OPTIONS: readonly {
         'webhook deliveries in flight per process (default: 4)',
         ['webhooks'],
       ],
+      [
+        '--standby-takeover-seconds <n>',
+        'PostgreSQL: a standby takes a chain whose holder has not reported for this long (default: 120)',
+        ['indexer'],
+      ],
     ] as const
   ).map(([flags, description, readBy]) => ({
     flags,

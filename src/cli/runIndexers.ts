@@ -21,6 +21,7 @@ export async function runIndexers({
   logger,
   signal,
   leaseUrl,
+  takeoverAfterSeconds,
   onProgress,
   onStarted,
   onStopped,
@@ -31,6 +32,8 @@ export async function runIndexers({
   signal: AbortSignal
   /** PostgreSQL URL for the chains' locks (a connection of its own per chain held). */
   leaseUrl?: string
+  /** A holder without a heartbeat this long is cut off by a standby (`holdChainLease`). */
+  takeoverAfterSeconds?: number
   onProgress?: (progress: Progress) => void
   onStarted?: (indexers: ChainIndexer[]) => void
   /** A chain's indexer stopped for good (the others go on): why, in a sentence or two. */
@@ -67,6 +70,7 @@ export async function runIndexers({
         logger: log,
         signal,
         nodeHead: indexer.nodeHead,
+        ...(takeoverAfterSeconds ? { takeoverAfterSeconds } : {}),
       }).catch((error: unknown) => {
         if (signal.aborted) return undefined
         throw error

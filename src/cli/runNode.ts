@@ -102,7 +102,12 @@ export async function runNode({
           logger,
           signal,
           // PostgreSQL: one writer per chain across processes (standby indexers).
-          ...(store.dialect === 'postgres' ? { leaseUrl: config.database } : {}),
+          ...(store.dialect === 'postgres'
+            ? {
+                leaseUrl: config.database,
+                takeoverAfterSeconds: config.indexer.standbyTakeoverSeconds,
+              }
+            : {}),
           ...(onProgress ? { onProgress } : {}),
           onStarted: (list) => {
             indexers = list

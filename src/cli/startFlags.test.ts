@@ -92,6 +92,11 @@ const SAMPLES: Record<string, { args: string[]; read: (c: ScryConfig) => unknown
       read: (c) => c.webhooks.concurrency,
       want: 9,
     },
+    '--standby-takeover-seconds': {
+      args: ['--standby-takeover-seconds', '45'],
+      read: (c) => c.indexer.standbyTakeoverSeconds,
+      want: 45,
+    },
     '--rpc': {
       args: ['--rpc', '1=https://eth-backup.example'],
       read: (c) => chain1(c)?.rpc,

@@ -42,6 +42,7 @@ export type GlobalSettings = {
   webhooksAllowHttp: boolean
   webhooksAllowPrivate: boolean
   webhooksConcurrency: number
+  standbyTakeoverSeconds: number
 }
 
 type Field<K extends string, T> = {
@@ -186,6 +187,14 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     flag: '--webhooks-concurrency',
     rule: integerRule({ min: 1, max: 64 }),
   },
+  {
+    key: 'standbyTakeoverSeconds',
+    path: 'indexer.standbyTakeoverSeconds',
+    env: 'SCRY_STANDBY_TAKEOVER_SECONDS',
+    flag: '--standby-takeover-seconds',
+    // Above the heartbeat (a second) by a margin; a write transaction may idle half of it.
+    rule: integerRule({ min: 10 }),
+  },
 ]
 
 /**
@@ -213,6 +222,7 @@ export const GLOBAL_DEFAULTS: Omit<
   webhooksAllowHttp: false,
   webhooksAllowPrivate: false,
   webhooksConcurrency: 4,
+  standbyTakeoverSeconds: 120,
 }
 
 type ChainField = {

@@ -14,6 +14,7 @@ const TOP_KEYS = [
   'redis',
   'nft',
   'webhooks',
+  'indexer',
   'chains',
   'catalogue',
   '$schema',
@@ -34,6 +35,7 @@ const SECTION_KEYS: Record<string, string[]> = {
   auth: ['headerAliases'],
   nft: ['ipfsGateway', 'allowPrivateFetch'],
   webhooks: ['allowHttp', 'allowPrivateAddresses', 'concurrency'],
+  indexer: ['standbyTakeoverSeconds'],
 }
 const CHAIN_KEYS = CHAIN_FIELDS.map((field) => field.key)
 const CATALOGUE_KEYS = ['chainId', 'name', 'tags', 'endpoints']

@@ -43,6 +43,9 @@ test('default', async () => {
       "chains": [],
       "dataDir": "<cwd>/.scry",
       "database": "<cwd>/.scry/scry.sqlite",
+      "indexer": {
+        "standbyTakeoverSeconds": 120,
+      },
       "log": {
         "level": "info",
       },
@@ -143,6 +146,9 @@ test('args: flags, one chain with every option', async () => {
       ],
       "dataDir": "<cwd>/state",
       "database": "postgres://scry:secret@db.local:5432/scry",
+      "indexer": {
+        "standbyTakeoverSeconds": 120,
+      },
       "log": {
         "level": "debug",
       },
@@ -245,6 +251,9 @@ test('args: environment', async () => {
       ],
       "dataDir": "/var/lib/scry",
       "database": "/var/lib/scry/scry.sqlite",
+      "indexer": {
+        "standbyTakeoverSeconds": 120,
+      },
       "log": {
         "level": "warn",
       },
@@ -349,6 +358,9 @@ export default {
       "configFile": "<cwd>/scry.config.ts",
       "dataDir": "<cwd>/.scry",
       "database": "<cwd>/data/db.sqlite",
+      "indexer": {
+        "standbyTakeoverSeconds": 120,
+      },
       "log": {
         "level": "info",
       },
@@ -440,7 +452,7 @@ test('error: every problem of a config file, reported together', async () => {
   })
   expect(await issuesOf(resolveConfig({ env: {}, cwd }))).toMatchInlineSnapshot(`
     "Invalid configuration:
-      - databse: unknown key (expected one of database, databaseRead, dataDir, server, log, auth, redis, nft, webhooks, chains, catalogue, svm)
+      - databse: unknown key (expected one of database, databaseRead, dataDir, server, log, auth, redis, nft, webhooks, indexer, chains, catalogue, svm)
       - server.hots: unknown key (expected one of host, port, tlsCert, tlsKey, trustProxy, responseProfile, readyMaxLagBlocks)
       - database: expected a postgres:// URL or a SQLite file path, got mysql://db.local
       - server.port: expected an integer from 0 to 65535, got "8080"

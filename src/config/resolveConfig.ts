@@ -139,6 +139,10 @@ export async function resolveConfig({
       allowPrivateAddresses: global.webhooksAllowPrivate ?? GLOBAL_DEFAULTS.webhooksAllowPrivate,
       concurrency: global.webhooksConcurrency ?? GLOBAL_DEFAULTS.webhooksConcurrency,
     },
+    indexer: {
+      standbyTakeoverSeconds:
+        global.standbyTakeoverSeconds ?? GLOBAL_DEFAULTS.standbyTakeoverSeconds,
+    },
     cursorSecret: nonEmpty(env.SCRY_CURSOR_SECRET),
     log: { level: global.logLevel ?? GLOBAL_DEFAULTS.logLevel },
     catalogue,

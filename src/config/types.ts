@@ -76,6 +76,13 @@ export type ScryConfig = {
    */
   webhooks: { allowHttp: boolean; allowPrivateAddresses: boolean; concurrency: number }
   /**
+   * `standbyTakeoverSeconds`: on PostgreSQL, a standby indexer takes a chain from a holder
+   * that has not reported (a heartbeat a second) for this long: one stopped by a signal or on
+   * a paused machine keeps its lock otherwise. Env `SCRY_STANDBY_TAKEOVER_SECONDS`, flag
+   * `--standby-takeover-seconds`. Default 120, at least 10.
+   */
+  indexer: { standbyTakeoverSeconds: number }
+  /**
    * Secret that authenticates pagination cursors; replicas must share it. Env
    * `SCRY_CURSOR_SECRET` only (secrets are never read from the config file); default: a
    * random secret kept in `<dataDir>/cursor-secret`.
@@ -232,6 +239,7 @@ export type ScryConfigFile = {
   /** Extra chains, or overrides of built-in ones (by `chainId`). */
   catalogue?: CatalogueOverride[]
   webhooks?: { allowHttp?: boolean; allowPrivateAddresses?: boolean; concurrency?: number }
+  indexer?: { standbyTakeoverSeconds?: number }
 }
 
 /**
@@ -258,6 +266,7 @@ export type ConfigFlags = {
   webhooksAllowHttp?: string | undefined
   webhooksAllowPrivateAddresses?: string | undefined
   webhooksConcurrency?: string | undefined
+  standbyTakeoverSeconds?: string | undefined
   rpc?: string[] | undefined
   startBlock?: string[] | undefined
   finalityDepth?: string[] | undefined

@@ -36,7 +36,10 @@ describe('holdChainLease (postgres)', () => {
   let t: TestStore
   const held: ChainLease[] = []
   const controller = new AbortController()
-  const hold = async (nodeHead?: () => number | undefined) => {
+  const hold = async (
+    nodeHead?: () => number | undefined,
+    options: Partial<Parameters<typeof holdChainLease>[0]> = {},
+  ) => {
     const lease = await holdChainLease({
       url: t.url,
       store: t.store,
@@ -46,6 +49,7 @@ describe('holdChainLease (postgres)', () => {
       retryMs: 100,
       heartbeatMs: 100,
       ...(nodeHead ? { nodeHead } : {}),
+      ...options,
     })
     held.push(lease)
     return lease
@@ -85,6 +89,60 @@ describe('holdChainLease (postgres)', () => {
     await t.store.applyBatch(batch(1), second!.fence)
     expect((await t.store.getCheckpoint(CHAIN))?.blockNumber).toBe(1)
   })
+
+  test('behavior: a holder that stops reporting is cut off once its heartbeat is older than takeoverAfterSeconds, even frozen inside a write transaction; one that reports is not', async () => {
+    const takeoverAfterSeconds = 2
+    // Its heartbeat never comes (a process stopped by SIGSTOP looks the same to the others).
+    const frozen = await hold(undefined, { heartbeatMs: 3_600_000, takeoverAfterSeconds })
+    await t.store.applyBatch(batch(0), frozen.fence)
+    // It stops inside a write, after its fence locked the lease row.
+    let thaw = () => {}
+    const stuck = t.store.db.transaction().execute(async (trx) => {
+      await frozen.fence(trx)
+      await new Promise<void>((r) => {
+        thaw = r
+      })
+      await trx.selectFrom('indexer_leases').select('owner').execute()
+    })
+    stuck.catch(() => {})
+    const asked = Date.now()
+    const standby = await hold(undefined, { takeoverAfterSeconds })
+    const waited = Date.now() - asked
+    // Its heartbeat was last written when it took the lock, before the write.
+    expect(waited).toBeGreaterThan(1_000)
+    expect(waited).toBeLessThan(8_000)
+    expect(standby.owner).not.toBe(frozen.owner)
+    await until(async () => frozen.lost.aborted || undefined)
+    thaw()
+    await expect(stuck).rejects.toThrow()
+    await expect(t.store.applyBatch(batch(1), frozen.fence)).rejects.toBeInstanceOf(LeaseLostError)
+    await t.store.applyBatch(batch(1), standby.fence)
+    expect((await t.store.getCheckpoint(CHAIN))?.blockNumber).toBe(1)
+
+    // The new holder reports every 100 ms: another standby waits, well past the limit.
+    const waiting = new AbortController()
+    let other: ChainLease | undefined
+    const next = holdChainLease({
+      url: t.url,
+      store: t.store,
+      chainId: CHAIN,
+      logger: silentLogger(),
+      signal: waiting.signal,
+      retryMs: 100,
+      takeoverAfterSeconds,
+    }).then(
+      (lease) => {
+        other = lease
+        held.push(lease)
+      },
+      () => {},
+    )
+    await new Promise((r) => setTimeout(r, 4_000))
+    expect(other).toBeUndefined()
+    expect(standby.lost.aborted).toBe(false)
+    waiting.abort()
+    await next
+  }, 30_000)
 
   test('behavior: a holder whose row names another owner is refused in the same transaction, before it notices anything', async () => {
     const lease = await hold()

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
+import { sql } from 'kysely'
 import pg from 'pg'
+import { GLOBAL_DEFAULTS } from '../config/fields.ts'
 import { NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Fence, Store } from '../store/createStore.ts'
+import { endSilentHolder, type SilentHolder } from '../store/endSilentHolder.ts'
 import { leaseKey } from '../store/leaseKey.ts'
 import { sleep } from '../utils/sleep.ts'
 
@@ -34,6 +37,12 @@ export type ChainLease = {
  * Every write of the chain runs `fence` in its transaction: it locks that row and refuses
  * unless the token is still its own, so a process that lost the lock (and may not know yet)
  * can never commit after the next holder took over.
+ *
+ * A holder whose heartbeat is more than `takeoverAfterSeconds` old keeps its lock but does
+ * nothing with it (stopped by a signal, a paused machine): the standby ends its lock session
+ * (`endSilentHolder`) and takes the chain. A write transaction the holder froze in would keep
+ * the row the fence locks, so the fence also asks the server to end the transaction's session
+ * once it has been idle for half that time.
  */
 export async function holdChainLease({
   url,
@@ -44,6 +53,7 @@ export async function holdChainLease({
   nodeHead = () => undefined,
   retryMs = 1_000,
   heartbeatMs = 1_000,
+  takeoverAfterSeconds = GLOBAL_DEFAULTS.standbyTakeoverSeconds,
 }: {
   url: string
   store: Store
@@ -54,9 +64,13 @@ export async function holdChainLease({
   nodeHead?: () => number | undefined
   retryMs?: number
   heartbeatMs?: number
+  /** A holder without a heartbeat for longer than this is cut off (at least 2). */
+  takeoverAfterSeconds?: number
 }): Promise<ChainLease> {
   const key = leaseKey(chainId).toString()
+  const idleMs = takeoverAfterSeconds * 500
   let waiting = false
+  let cutFailed = false
   for (;;) {
     signal.throwIfAborted()
     const client = new pg.Client({ connectionString: url, application_name: 'scry-lease' })
@@ -74,7 +88,7 @@ export async function holdChainLease({
     }
     if (held) {
       try {
-        return await take({ client, store, chainId, key, logger, nodeHead, heartbeatMs })
+        return await take({ client, store, chainId, key, logger, nodeHead, heartbeatMs, idleMs })
       } catch (error) {
         // Could not record itself (the database went away): let go, and try again.
         logger.warn({ err: error }, 'Could not take the chain lock; trying again')
@@ -84,6 +98,29 @@ export async function holdChainLease({
     if (!waiting) {
       waiting = true
       logger.info('Another indexer holds this chain; standing by')
+    }
+    let silent: SilentHolder | undefined
+    try {
+      silent = await endSilentHolder(store, { chainId, afterSeconds: takeoverAfterSeconds })
+      cutFailed = false
+    } catch (error) {
+      // Said once for a run of failures: the next tries say nothing new.
+      if (!cutFailed) {
+        logger.warn(
+          { err: error },
+          'Could not check whether the chain lock holder still reports (if it is "permission denied", grant this role pg_signal_backend)',
+        )
+      }
+      cutFailed = true
+    }
+    if (silent) {
+      logger.warn(
+        { holder_host: silent.host, holder_pid: silent.pid, silent_seconds: silent.silentSeconds },
+        `The holder of this chain has not reported for ${silent.silentSeconds} s: ended its lock session to take over`,
+      )
+      // Then at once (the server ends that session within moments).
+      await sleep(Math.min(retryMs, 100), signal)
+      continue
     }
     await sleep(retryMs, signal)
   }
@@ -97,6 +134,7 @@ async function take({
   logger,
   nodeHead,
   heartbeatMs,
+  idleMs,
 }: {
   client: pg.Client
   store: Store
@@ -105,10 +143,23 @@ async function take({
   logger: Logger
   nodeHead: () => number | undefined
   heartbeatMs: number
+  /** A write transaction idle this long has its session ended by the server. */
+  idleMs: number
 }): Promise<ChainLease> {
   const owner = randomUUID()
   const since = Math.floor(Date.now() / 1000)
-  const row = { chain_id: chainId, owner, host: hostname(), pid: process.pid, since, stopped: null }
+  const row = {
+    chain_id: chainId,
+    owner,
+    host: hostname(),
+    pid: process.pid,
+    since,
+    stopped: null,
+    // A heartbeat now (the database's clock): the last holder's, stale, would get this one
+    // cut by another standby before its own first beat.
+    node_head: null,
+    node_head_at: sql<number>`extract(epoch from now())::bigint`,
+  }
   // Waits for a commit of the previous holder that already has the row: it lands first.
   // (A lock session that dies meanwhile is caught by the first heartbeat below.)
   await store.db
@@ -148,6 +199,13 @@ async function take({
       const current = await trx
         .selectFrom('indexer_leases')
         .select('owner')
+        // Frozen inside this transaction, the process would keep the row locked (and the
+        // next holder waiting in `take`) after its lock session is cut.
+        .select(
+          sql`set_config('idle_in_transaction_session_timeout', ${String(idleMs)}, true)`.as(
+            'idle',
+          ),
+        )
         .where('chain_id', '=', chainId)
         .forUpdate()
         .executeTakeFirst()

@@ -16,10 +16,12 @@ import { until } from '../support/until.ts'
 
 // Acceptance (issue 12): indexers for one chain on one PostgreSQL database, as separate
 // `scry start --role indexer` processes. One holds the chain's lock and writes; the others
-// stand by and take over within 10 s when it is SIGKILLed or its lock connection is cut.
+// stand by and take over within 10 s when it is SIGKILLed or its lock connection is cut, and
+// within 10 s of `--standby-takeover-seconds` when it is stopped (SIGSTOP) with its lock.
 // The state at the end equals a clean single-process run and the node.
 const BATCH_SIZE = 3
 const TAKEOVER_MS = 10_000
+const SILENT_SECONDS = 10
 const SEED = Number(process.env.SCRY_STANDBY_SEED ?? Math.floor(Math.random() * 2 ** 31))
 const prng = createPrng(SEED)
 
@@ -37,7 +39,7 @@ afterAll(async () => {
 const where = `seed ${SEED}`
 
 describe('standby indexers (postgres)', () => {
-  test('behavior: the standby takes over within 10 s each time the active indexer is killed or cut off; the state equals a clean run and the node', async () => {
+  test('behavior: the standby takes over within 10 s each time the active indexer is killed or cut off, and once a stopped one has been silent too long; the state equals a clean run and the node', async () => {
     const { url, drop } = await createTestDatabase('postgres')
     const store = createStore({ url })
     const children = scryProcesses()
@@ -47,13 +49,13 @@ describe('standby indexers (postgres)', () => {
         rpcUrl: anvil.rpcUrl,
         database: url,
         batchSize: BATCH_SIZE,
-        extra: ['--role', 'indexer'],
+        extra: ['--role', 'indexer', '--standby-takeover-seconds', String(SILENT_SECONDS)],
       })
     try {
       await store.migrate()
       indexer()
       indexer()
-      const faults = prng.sample(['kill', 'kill', 'kill', 'cut'] as const, 4)
+      const faults = prng.sample(['kill', 'kill', 'kill', 'cut', 'freeze'] as const, 5)
       const { takeovers, lease } = await strikeIndexers({
         store,
         chainId: 1,
@@ -61,8 +63,8 @@ describe('standby indexers (postgres)', () => {
         prng,
         lastBlock: Number(world.endBlock),
         where,
-        ms: TAKEOVER_MS * 3,
-        // Keep a standby: a killed process is replaced; a cut one stands by by itself.
+        ms: TAKEOVER_MS * 3 + SILENT_SECONDS * 1000,
+        // Keep a standby: a killed process is replaced; a cut or thawed one stands by itself.
         after: async (fault) => {
           if (fault === 'kill') indexer()
           await sendTransfers({ rpcUrl: anvil.rpcUrl, prng, count: prng.between(1, 4) })
@@ -70,7 +72,13 @@ describe('standby indexers (postgres)', () => {
       })
       console.log(`standby: seed ${SEED}, faults ${faults.join(',')}, takeovers ms ${takeovers}`)
       for (const [i, ms] of takeovers.entries()) {
-        expect(ms, `seed ${SEED}: takeover after ${faults[i]}`).toBeLessThan(TAKEOVER_MS)
+        const limit = TAKEOVER_MS + (faults[i] === 'freeze' ? SILENT_SECONDS * 1000 : 0)
+        expect(ms, `seed ${SEED}: takeover after ${faults[i]}`).toBeLessThan(limit)
+        if (faults[i] === 'freeze') {
+          expect(ms, `seed ${SEED}: not before the holder was silent`).toBeGreaterThan(
+            SILENT_SECONDS * 1000 - 3000,
+          )
+        }
       }
 
       const holders = await readIndexerHolders(store)

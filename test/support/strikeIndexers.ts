@@ -3,11 +3,12 @@ import type { Store } from '../../src/store/createStore.ts'
 import { cutLockConnection, type Lease, leaseOf } from './indexerLeases.ts'
 import { until } from './until.ts'
 
-export type IndexerFault = 'kill' | 'cut'
+export type IndexerFault = 'kill' | 'cut' | 'freeze'
 
 /**
- * Strikes the chain's active indexer process once per fault: SIGKILL, or its lock connection
- * cut. Before each, the holder writes a random few blocks past the checkpoint (at most to
+ * Strikes the chain's active indexer process once per fault: SIGKILL, its lock connection
+ * cut, or SIGSTOP (it keeps its lock; a standby cuts it off once its heartbeat is older than
+ * `--standby-takeover-seconds`, and it is sent SIGCONT after the takeover). Before each, the holder writes a random few blocks past the checkpoint (at most to
  * `lastBlock`) and a random moment passes; after each, waits for another owner in
  * `indexer_leases` (up to `ms`) and calls `after` (start a replacement, send transactions).
  * Returns the takeover times in ms and the last lease.
@@ -44,7 +45,9 @@ export async function strikeIndexers({
     await new Promise((r) => setTimeout(r, prng.int(60)))
     const struck = Date.now()
     if (fault === 'kill') process.kill(lease.pid, 'SIGKILL')
+    else if (fault === 'freeze') process.kill(lease.pid, 'SIGSTOP')
     else await cutLockConnection(store, chainId)
+    const struckPid = lease.pid
     const previous = lease.owner
     lease = await until({
       what: `a takeover after ${fault}`,
@@ -56,6 +59,8 @@ export async function strikeIndexers({
       where,
     })
     takeovers.push(Date.now() - struck)
+    // Woken, it finds its lock gone and stands by (its writes refused, if it tries one).
+    if (fault === 'freeze') process.kill(struckPid, 'SIGCONT')
     await after(fault)
   }
   return { takeovers, lease }
