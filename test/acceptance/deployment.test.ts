@@ -111,6 +111,7 @@ test('behavior: 2 API replicas, 2 indexers and 2 webhook workers survive indexer
     prng,
     lastBlock: Number(world.endBlock),
     where,
+    fateOf: children.fateOf,
     ms: TAKEOVER_MS * 3,
     after: async (fault) => {
       if (fault === 'kill') indexer()

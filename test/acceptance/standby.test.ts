@@ -63,6 +63,7 @@ describe('standby indexers (postgres)', () => {
         prng,
         lastBlock: Number(world.endBlock),
         where,
+        fateOf: children.fateOf,
         ms: TAKEOVER_MS * 3 + SILENT_SECONDS * 1000,
         // Keep a standby: a killed process is replaced; a cut or thawed one stands by itself.
         after: async (fault) => {

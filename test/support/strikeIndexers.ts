@@ -21,6 +21,7 @@ export async function strikeIndexers({
   lastBlock,
   after,
   where,
+  fateOf = (pid) => `pid ${pid}`,
   ms = 30_000,
 }: {
   store: Store
@@ -30,6 +31,8 @@ export async function strikeIndexers({
   lastBlock: number
   after: (fault: IndexerFault) => Promise<void>
   where: string
+  /** How the process of a pid ended (`scryProcesses().fateOf`), for a holder found gone. */
+  fateOf?: (pid: number) => string
   ms?: number
 }): Promise<{ takeovers: number[]; lease: Lease }> {
   let lease = await until({ what: 'a first holder', read: () => leaseOf(store, chainId), where })
@@ -44,6 +47,14 @@ export async function strikeIndexers({
     })
     await new Promise((r) => setTimeout(r, prng.int(60)))
     const struck = Date.now()
+    // A holder that is gone already exited by itself: a failure of its own, not a fault's.
+    try {
+      process.kill(lease.pid, 0)
+    } catch {
+      throw new Error(
+        `${where}: the chain's holder is gone before the ${fault}: ${fateOf(lease.pid)}`,
+      )
+    }
     if (fault === 'kill') process.kill(lease.pid, 'SIGKILL')
     else if (fault === 'freeze') process.kill(lease.pid, 'SIGSTOP')
     else await cutLockConnection(store, chainId)
