@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
+import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApi } from '../../test/support/createTestApi.ts'
 import { createTestStore, type TestStore } from '../../test/support/createTestStore.ts'
 import { emptyBatch } from '../../test/support/emptyBatch.ts'
 import { testChainConfig } from '../../test/support/testChain.ts'
 import { silentLogger } from '../internal/logger.ts'
-import { leaseKey } from '../store/leaseKey.ts'
+import { LEASE_APPLICATION, leaseKey } from '../store/leaseKey.ts'
 import { type ChainLease, holdChainLease, LeaseLostError } from './holdChainLease.ts'
 
 const CHAIN = 7
@@ -143,6 +144,52 @@ describe('holdChainLease (postgres)', () => {
     waiting.abort()
     await next
   }, 30_000)
+
+  test("behavior: a silent lock session is ended only if it is an indexer's: `scry reset-chain`'s is not", async () => {
+    for (const [application, cut] of [
+      ['scry-reset', false],
+      [LEASE_APPLICATION, true],
+    ] as const) {
+      // The last holder's row, silent for a minute; the lock held by a session of `application`.
+      await t.store.db
+        .insertInto('indexer_leases')
+        .values({ chain_id: CHAIN, owner: 'gone', host: 'h', pid: 1, since: 0, stopped: null })
+        .onConflict((oc) => oc.column('chain_id').doUpdateSet({ owner: 'gone' }))
+        .execute()
+      await sql`update indexer_leases set node_head_at = extract(epoch from now())::bigint - 60`.execute(
+        t.store.db,
+      )
+      const other = new pg.Client({ connectionString: t.url, application_name: application })
+      other.on('error', () => {})
+      await other.connect()
+      await other.query('select pg_advisory_lock($1::bigint)', [leaseKey(CHAIN).toString()])
+      const ended = new Promise<boolean>((r) => {
+        other.once('end', () => r(true))
+        setTimeout(() => r(false), 3_000)
+      })
+      const waiting = new AbortController()
+      const standby = holdChainLease({
+        url: t.url,
+        store: t.store,
+        chainId: CHAIN,
+        logger: silentLogger(),
+        signal: waiting.signal,
+        retryMs: 100,
+        takeoverAfterSeconds: 2,
+      })
+      standby.then(
+        (lease) => held.push(lease),
+        () => {},
+      )
+      expect(await ended, application).toBe(cut)
+      if (cut) await standby
+      else {
+        waiting.abort()
+        await standby.catch(() => {})
+        await other.end()
+      }
+    }
+  })
 
   test('behavior: a holder whose row names another owner is refused in the same transaction, before it notices anything', async () => {
     const lease = await hold()

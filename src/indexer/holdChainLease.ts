@@ -7,7 +7,7 @@ import { NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { Fence, Store } from '../store/createStore.ts'
 import { endSilentHolder, type SilentHolder } from '../store/endSilentHolder.ts'
-import { leaseKey } from '../store/leaseKey.ts'
+import { LEASE_APPLICATION, leaseKey } from '../store/leaseKey.ts'
 import { sleep } from '../utils/sleep.ts'
 
 export class LeaseLostError extends NonRetryableError {
@@ -73,7 +73,7 @@ export async function holdChainLease({
   let cutFailed = false
   for (;;) {
     signal.throwIfAborted()
-    const client = new pg.Client({ connectionString: url, application_name: 'scry-lease' })
+    const client = new pg.Client({ connectionString: url, application_name: LEASE_APPLICATION })
     client.on('error', () => {})
     let held = false
     try {

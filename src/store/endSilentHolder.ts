@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Store } from './createStore.ts'
-import { leaseKey } from './leaseKey.ts'
+import { LEASE_APPLICATION, leaseKey } from './leaseKey.ts'
 
 export type SilentHolder = { host: string; pid: number; silentSeconds: number }
 
@@ -9,7 +9,8 @@ export type SilentHolder = { host: string; pid: number; silentSeconds: number }
  * (`indexer_leases.node_head_at`, in the database's clock) is more than `afterSeconds` old: a
  * process that holds the lock but neither indexes nor reports (stopped by a signal, a paused
  * machine, a stalled event loop). The server releases the lock with the session; the holder's
- * fence refuses any write of it after that. Returns whom it cut, or undefined (a holder that
+ * fence refuses any write of it after that. Only an indexer's lock session is ended (by its
+ * `application_name`): `scry reset-chain` holds the same lock without a heartbeat. Returns whom it cut, or undefined (a holder that
  * reports, no holder, no heartbeat yet). Needs the right to end that session: the same
  * database role, or `pg_signal_backend`.
  */
@@ -24,6 +25,8 @@ export async function endSilentHolder(
     join pg_locks l on l.locktype = 'advisory' and l.granted and l.objsubid = 1
       and l.database = (select oid from pg_database where datname = current_database())
       and ((l.classid::bigint << 32) | l.objid::bigint) = ${leaseKey(chainId).toString()}::bigint
+    -- An indexer's lock session, never \`scry reset-chain\`'s (which holds the same lock).
+    join pg_stat_activity a on a.pid = l.pid and a.application_name = ${LEASE_APPLICATION}
     where r.chain_id = ${chainId} and r.node_head_at is not null
       and r.node_head_at < extract(epoch from now())::bigint - ${afterSeconds}`.execute(store.db)
   const row = rows.find((r) => r.ended)
