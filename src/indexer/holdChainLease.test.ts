@@ -123,18 +123,9 @@ describe('holdChainLease (postgres)', () => {
     // The new holder reports every 100 ms: another standby waits, well past the limit.
     const waiting = new AbortController()
     let other: ChainLease | undefined
-    const next = holdChainLease({
-      url: t.url,
-      store: t.store,
-      chainId: CHAIN,
-      logger: silentLogger(),
-      signal: waiting.signal,
-      retryMs: 100,
-      takeoverAfterSeconds,
-    }).then(
+    const next = hold(undefined, { signal: waiting.signal, takeoverAfterSeconds }).then(
       (lease) => {
         other = lease
-        held.push(lease)
       },
       () => {},
     )
@@ -168,19 +159,8 @@ describe('holdChainLease (postgres)', () => {
         setTimeout(() => r(false), 3_000)
       })
       const waiting = new AbortController()
-      const standby = holdChainLease({
-        url: t.url,
-        store: t.store,
-        chainId: CHAIN,
-        logger: silentLogger(),
-        signal: waiting.signal,
-        retryMs: 100,
-        takeoverAfterSeconds: 2,
-      })
-      standby.then(
-        (lease) => held.push(lease),
-        () => {},
-      )
+      const standby = hold(undefined, { signal: waiting.signal, takeoverAfterSeconds: 2 })
+      standby.catch(() => {})
       expect(await ended, application).toBe(cut)
       if (cut) await standby
       else {
