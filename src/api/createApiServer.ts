@@ -15,6 +15,7 @@ import {
 } from './blockNumbersHeader.ts'
 import { createApiMetrics } from './createApiMetrics.ts'
 import { createValidatorCompiler } from './createValidatorCompiler.ts'
+import { holdsNul } from './holdsNul.ts'
 import { documentProfiles, registerProfiles } from './profiles/registerProfiles.ts'
 import { registerAuth } from './registerAuth.ts'
 import { warnStoppedChains } from './warnStoppedChains.ts'
@@ -81,7 +82,19 @@ export async function createApiServer({
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString()
     if (text === '') done(null, undefined)
-    else parseJson(request, text, done)
+    else
+      parseJson(request, text, (error, value) => {
+        if (error || !holdsNul(value)) done(error, value)
+        else {
+          done(
+            new ApiError(
+              'BAD_REQUEST',
+              'Invalid body: a string holds a NUL character (\\u0000); remove it.',
+            ),
+            undefined,
+          )
+        }
+      })
   })
 
   app.decorateRequest('apiKey', undefined)
@@ -155,6 +168,11 @@ export async function createApiServer({
         'This server is shutting down. Send the request again: another replica, or this one once it is back, answers it.',
         { headers: { 'Retry-After': '1', Connection: 'close' } },
       )
+    }
+    // A NUL in a path or query parameter: nothing here has one, and PostgreSQL text cannot
+    // hold it (the query would fail).
+    if (/%00/.test(request.url)) {
+      throw new ApiError('BAD_REQUEST', 'The URL holds a NUL character (%00); remove it.')
     }
     // Refused before anything is read, on every path (routes without a body parser too).
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT) {

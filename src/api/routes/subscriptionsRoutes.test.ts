@@ -325,6 +325,37 @@ for (const dialect of DIALECTS) {
         expect([res.status, res.body.error.message], JSON.stringify(patch)).toEqual([400, message])
       }
       expect((await call('GET', `/v1/evm/subscriptions/${body.id}`)).body.active).toBe(true)
+      // A NUL character (PostgreSQL text cannot hold one): a 400 wherever it comes, never a 500.
+      const nul = 'Invalid body: a string holds a NUL character (\\u0000); remove it.'
+      for (const [method, path, sent] of [
+        ['POST', '/v1/evm/subscriptions', { ...valid, name: 'a\u0000b' }],
+        ['POST', '/beta/evm/subscriptions/webhooks', { ...valid, name: '\u0000' }],
+        ['PATCH', `/v1/evm/subscriptions/${body.id}`, { name: 'q\u0000' }],
+        ['PATCH', `/v1/evm/subscriptions/${body.id}`, { ['a\u0000']: 1 }],
+      ] as const) {
+        const res = await call(method, path, sent)
+        expect([res.status, res.body.error], `${method} ${path}`).toEqual([
+          400,
+          { code: 'BAD_REQUEST', message: nul },
+        ])
+      }
+      for (const [method, path] of [
+        ['GET', '/v1/evm/subscriptions/%00'],
+        ['GET', '/v1/evm/subscriptions/a%00'],
+        ['PATCH', '/v1/evm/subscriptions/%00'],
+        ['DELETE', '/v1/evm/subscriptions/%00'],
+        ['POST', '/v1/evm/subscriptions/%00/rotate-secret'],
+        ['GET', '/v1/evm/subscriptions/%00/deliveries'],
+        ['POST', `/v1/evm/subscriptions/${body.id}/deliveries/%00/redeliver`],
+        ['GET', '/beta/evm/subscriptions/webhooks/%00'],
+        ['DELETE', '/beta/evm/subscriptions/webhooks/%00'],
+      ] as const) {
+        const res = await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined)
+        expect([res.status, res.body.error], `${method} ${path}`).toEqual([
+          400,
+          { code: 'BAD_REQUEST', message: 'The URL holds a NUL character (%00); remove it.' },
+        ])
+      }
       // A single chain id or address may stand alone, not in an array.
       const single = await call('POST', '/v1/evm/subscriptions', {
         ...valid,
