@@ -51,6 +51,9 @@ export type NftMetadataWorker = {
 
 type Key = { chain_id: number; contract: string; token_id: string }
 
+/** Text as a row may hold it: PostgreSQL text refuses NUL, which a token URI may contain. */
+const storable = (text: string) => text.replaceAll('\u0000', '')
+
 /**
  * The NFT metadata worker. Rows of `nft_metadata` are its queue: `pending` (to load, perhaps
  * after failed attempts: `attempts`, `error`, `next_attempt_at`), `ok` (loaded) and `error`
@@ -142,6 +145,38 @@ export function createNftMetadataWorker({
     return token?.standard === 'erc1155' ? 'erc1155' : 'erc721'
   }
 
+  /**
+   * `save`, and if the row cannot take what was loaded, the row given up with a fixed
+   * message: a token whose row cannot be written would head the due rows forever and hold
+   * back every other. Throws only when that fails too (the store is down).
+   */
+  async function saveOrGiveUp(
+    key: Key & { attempts: number },
+    outcome: Parameters<typeof save>[1],
+  ): Promise<void> {
+    try {
+      await save(key, outcome)
+    } catch (error) {
+      logger.warn(
+        { chain_id: key.chain_id, contract: key.contract, err: error },
+        'Could not store an NFT metadata outcome; giving the token up',
+      )
+      await db
+        .updateTable('nft_metadata')
+        .set({
+          status: 'error',
+          error: 'Its metadata could not be stored.',
+          attempts: key.attempts + 1,
+          next_attempt_at: seconds(),
+          fetched_at: seconds(),
+        })
+        .where('chain_id', '=', key.chain_id)
+        .where('contract', '=', key.contract)
+        .where('token_id', '=', key.token_id)
+        .execute()
+    }
+  }
+
   async function save(
     key: Key & { attempts: number },
     outcome: { ok: true; loaded: LoadedMetadata } | { ok: false; uri?: string; error: unknown },
@@ -158,7 +193,7 @@ export function createNftMetadataWorker({
       const image = metadata.image ? displayUrl({ url: metadata.image, ipfsGateway }) : undefined
       await where
         .set({
-          uri,
+          uri: storable(uri),
           name: metadata.name ?? null,
           description: metadata.description ?? null,
           image_url: image ?? null,
@@ -178,9 +213,9 @@ export function createNftMetadataWorker({
     const delay = (retryBaseMs * 2 ** (attempts - 1)) / 1000
     await where
       .set({
-        uri: outcome.uri ?? null,
+        uri: outcome.uri === undefined ? null : storable(outcome.uri),
         status: giveUp ? 'error' : 'pending',
-        error: message.slice(0, 500),
+        error: storable(message).slice(0, 500),
         attempts,
         next_attempt_at: giveUp ? at : at + Math.ceil(delay),
         fetched_at: at,
@@ -226,7 +261,7 @@ export function createNftMetadataWorker({
         const reason = error instanceof BaseError ? error : new BaseError('RPC failure.')
         const retryable = new BaseError(`Could not read the token URI: ${reason.shortMessage}`)
         logger.warn({ chain_id: chainId, error: reason.shortMessage }, 'NFT token URIs unreadable')
-        for (const { row } of items) await save(row, { ok: false, error: retryable })
+        for (const { row } of items) await saveOrGiveUp(row, { ok: false, error: retryable })
         continue
       }
       let next = 0
@@ -237,7 +272,7 @@ export function createNftMetadataWorker({
           const read = uris[index]
           if (!item || !read) continue
           if (!read.ok) {
-            await save(item.row, { ok: false, error: new BaseError(read.error) })
+            await saveOrGiveUp(item.row, { ok: false, error: new BaseError(read.error) })
             continue
           }
           try {
@@ -252,7 +287,7 @@ export function createNftMetadataWorker({
               ...(lookup ? { lookup } : {}),
               ...(signal ? { signal } : {}),
             })
-            await save(item.row, { ok: true, loaded })
+            await saveOrGiveUp(item.row, { ok: true, loaded })
           } catch (error) {
             if (signal?.aborted) throw signal.reason
             // The URI as fetched (ERC1155's `{id}` filled in), as a success would keep it.
@@ -264,7 +299,7 @@ export function createNftMetadataWorker({
                     tokenId: item.tokenId,
                   })
                 : undefined
-            await save(item.row, { ok: false, error, ...(uri ? { uri } : {}) })
+            await saveOrGiveUp(item.row, { ok: false, error, ...(uri ? { uri } : {}) })
           }
         }
       }
