@@ -331,7 +331,7 @@ for (const dialect of DIALECTS) {
         ['POST', '/v1/evm/subscriptions', { ...valid, name: 'a\u0000b' }],
         ['POST', '/beta/evm/subscriptions/webhooks', { ...valid, name: '\u0000' }],
         ['PATCH', `/v1/evm/subscriptions/${body.id}`, { name: 'q\u0000' }],
-        ['PATCH', `/v1/evm/subscriptions/${body.id}`, { ['a\u0000']: 1 }],
+        ['PATCH', `/v1/evm/subscriptions/${body.id}`, { 'a\u0000': 1 }],
       ] as const) {
         const res = await call(method, path, sent)
         expect([res.status, res.body.error], `${method} ${path}`).toEqual([
