@@ -340,6 +340,13 @@ describe('scry CLI', () => {
     expect(down.stderr).toMatch(
       /^error: no answer from the node of base \(8453\); check its RPC URL/,
     )
+    // Another chain's node: no head, said so, and the exit code too.
+    const wrong = await scry(['status', '--database', database, '--rpc', `1=${anvil.rpcUrl}`])
+    expect(wrong.code).toBe(1)
+    expect(wrong.stdout).toMatch(/\nethereum \(1\) +not started +- +chain 8453's node +- +-\n$/)
+    expect(wrong.stderr).toMatch(
+      /^error: the node of ethereum \(1\) is chain 8453; give this chain's node/,
+    )
     // The same for scripts: one JSON object, the node's head against eth_blockNumber.
     const json = await scry([
       'status',

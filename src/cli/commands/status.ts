@@ -14,6 +14,8 @@ type ChainStatus = {
   node_head: number | null
   /** Why the node gave no head. */
   node_error?: string
+  /** The chain the node answers for, when it is another chain's node (then no head). */
+  node_chain_id?: number
   lag_blocks: number | null
   /** The process holding the chain's indexer lock (PostgreSQL), null when none is known. */
   indexer: { host: string; pid: number; since: string; active: boolean } | null
@@ -44,8 +46,19 @@ export async function runStatus({
         const rpc = createRpcClient({ urls: chain.rpc, retryCount: 1, timeoutMs: 5_000 })
         let head: number | null = null
         let nodeError: string | undefined
+        let nodeChain: number | undefined
         try {
-          head = Number(BigInt(await rpc.request<string>({ method: 'eth_blockNumber' })))
+          // Another chain's node would give a head that means nothing here (`scry start`
+          // refuses it the same way).
+          const [id, block] = await Promise.all([
+            rpc.request<string>({ method: 'eth_chainId' }),
+            rpc.request<string>({ method: 'eth_blockNumber' }),
+          ])
+          if (Number(BigInt(id)) === chain.expectedChainId) head = Number(BigInt(block))
+          else {
+            nodeChain = Number(BigInt(id))
+            nodeError = `the node is chain ${nodeChain}, not ${chain.expectedChainId}`
+          }
         } catch (error) {
           nodeError = error instanceof BaseError ? error.shortMessage : String(error)
         } finally {
@@ -60,6 +73,7 @@ export async function runStatus({
           indexed_hash: checkpoint?.blockHash ?? null,
           node_head: head,
           ...(nodeError === undefined ? {} : { node_error: nodeError }),
+          ...(nodeChain === undefined ? {} : { node_chain_id: nodeChain }),
           lag_blocks: head !== null && indexed !== null ? head - indexed : null,
           indexer: holder
             ? {
@@ -74,7 +88,15 @@ export async function runStatus({
       }),
     )
     process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatStatus(chains))
-    const silent = chains.filter((c) => c.node_head === null).map(label)
+    const silent = chains
+      .filter((c) => c.node_head === null && c.node_chain_id === undefined)
+      .map(label)
+    for (const c of chains) {
+      if (c.node_chain_id === undefined) continue
+      process.stderr.write(
+        `error: the node of ${label(c)} is chain ${c.node_chain_id}; give this chain's node (--rpc ${c.chain_id}=<url>, SCRY_RPC_${c.chain_id}, chains.${c.chain_id}.rpc).\n`,
+      )
+    }
     if (silent.length > 0) {
       process.stderr.write(
         `error: no answer from the node of ${silent.join(', ')}; check its RPC URL (--rpc, SCRY_RPC_<chainId>, chains.<id>.rpc) and that the node is up.\n`,
@@ -83,7 +105,7 @@ export async function runStatus({
     for (const c of chains) {
       if (c.stopped !== null) process.stderr.write(`error: ${label(c)} stopped: ${c.stopped}\n`)
     }
-    return silent.length === 0 && chains.every((c) => c.stopped === null) ? 0 : 1
+    return chains.every((c) => c.node_head !== null && c.stopped === null) ? 0 : 1
   } finally {
     await store.close()
   }
@@ -99,7 +121,11 @@ function formatStatus(chains: readonly ChainStatus[]): string {
       label(c),
       c.indexed_block === null ? 'not started' : String(c.indexed_block),
       c.indexed_hash ?? '-',
-      c.node_head === null ? `unreachable (${c.node_error})` : String(c.node_head),
+      c.node_chain_id !== undefined
+        ? `chain ${c.node_chain_id}'s node`
+        : c.node_head === null
+          ? `unreachable (${c.node_error})`
+          : String(c.node_head),
       c.lag_blocks === null ? '-' : String(c.lag_blocks),
       c.indexer
         ? `${c.indexer.host} pid ${c.indexer.pid} since ${c.indexer.since}${c.indexer.active ? '' : ' (stopped, no standby yet)'}`
