@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -186,4 +187,20 @@ test('behavior: Ctrl-C while the world is being built', { timeout: 60_000 }, asy
   expect(dev.output()).toMatch(/\nstopped\n$/)
   expect(dev.output()).not.toContain('Indexing')
   await expect(blockNumber(rpcUrl!)).rejects.toThrow()
+})
+
+test('error: a port in use is said at once, before any chain is started', {
+  timeout: 60_000,
+}, async () => {
+  const taken = createServer()
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+  cleanups.push(() => new Promise((resolve) => taken.close(() => resolve())))
+  const port = (taken.address() as AddressInfo).port
+  const asked = Date.now()
+  const dev = await spawnDev(['--chains', '8453', '--port', String(port)])
+  expect(await dev.exited).toBe(1)
+  expect(Date.now() - asked).toBeLessThan(20_000)
+  expect(dev.errors()).toContain(`Port ${port} on 127.0.0.1 is in use`)
+  expect(dev.errors()).toContain('Pick another with --port')
+  expect(dev.output()).not.toContain('anvil at')
 })

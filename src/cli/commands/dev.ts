@@ -7,6 +7,7 @@ import { runTrickle } from '../../dev/runTrickle.ts'
 import { worldDefi } from '../../dev/worldDefi.ts'
 import { worldPricing } from '../../dev/worldPricing.ts'
 import { createLogger, type Logger } from '../../internal/logger.ts'
+import { assertPortFree } from '../../net/assertPortFree.ts'
 import { createStore, type Store } from '../../store/createStore.ts'
 import { claimSqliteFile } from '../../store/sqlite/claimSqliteFile.ts'
 import { formatTryBlock } from '../dev/formatTryBlock.ts'
@@ -52,6 +53,8 @@ export async function runDev({
     chainId,
     name: config.catalogue.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
   }))
+  // Said now, not after the chains and worlds are built (half a minute and more).
+  await assertPortFree(config.server)
   const databaseFile = join(config.dataDir, 'dev.sqlite')
   const logFile = join(config.dataDir, 'dev.log')
   await mkdir(config.dataDir, { recursive: true })
