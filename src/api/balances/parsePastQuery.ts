@@ -31,7 +31,7 @@ export function parsePastQuery({
   if (at !== undefined) {
     const text = at.trim()
     if (INTEGER.test(text)) return { at: Number(text) }
-    const ms = ISO_8601.test(text) ? Date.parse(text) : Number.NaN
+    const ms = ISO_8601.test(text) && isCalendarDate(text) ? Date.parse(text) : Number.NaN
     if (!Number.isFinite(ms) || ms < 0) {
       throw new ApiError(
         'BAD_REQUEST',
@@ -41,4 +41,11 @@ export function parsePastQuery({
     return { at: Math.floor(ms / 1000) }
   }
   return undefined
+}
+
+/** Whether the date part names a day of the calendar (Date.parse rolls 2026-02-30 over). */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  return month >= 1 && month <= 12 && day >= 1 && day <= days
 }
