@@ -169,11 +169,6 @@ export async function createApiServer({
         { headers: { 'Retry-After': '1', Connection: 'close' } },
       )
     }
-    // A NUL in a path or query parameter: nothing here has one, and PostgreSQL text cannot
-    // hold it (the query would fail).
-    if (/%00/.test(request.url)) {
-      throw new ApiError('BAD_REQUEST', 'The URL holds a NUL character (%00); remove it.')
-    }
     // Refused before anything is read, on every path (routes without a body parser too).
     if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT) {
       throw new ApiError(
@@ -186,6 +181,14 @@ export async function createApiServer({
       if (proto !== 'https') {
         throw new ApiError('HTTPS_REQUIRED', 'This service only accepts HTTPS requests.')
       }
+    }
+  })
+  // A NUL in a path parameter (a subscription id): no id has one, and PostgreSQL text cannot
+  // hold it (the query would fail). Query parameters that reach the store are checked by
+  // their own rules; an unknown path with one is a 404 like any other.
+  app.addHook('preValidation', async (request) => {
+    if (!request.is404 && holdsNul(request.params)) {
+      throw new ApiError('BAD_REQUEST', 'The path holds a NUL character (%00); remove it.')
     }
   })
   warnUnknownParameters({ app })

@@ -353,7 +353,7 @@ for (const dialect of DIALECTS) {
         const res = await call(method, path, method === 'PATCH' ? { name: 'x' } : undefined)
         expect([res.status, res.body.error], `${method} ${path}`).toEqual([
           400,
-          { code: 'BAD_REQUEST', message: 'The URL holds a NUL character (%00); remove it.' },
+          { code: 'BAD_REQUEST', message: 'The path holds a NUL character (%00); remove it.' },
         ])
       }
       // A single chain id or address may stand alone, not in an array.
