@@ -50,10 +50,19 @@ export function setBlockNumbers(reply: FastifyReply, blocks: ChainBlocks): void 
   reply.header(BLOCK_NUMBERS_HEADER, formatBlockNumbers(merged))
 }
 
+/** Per answer, the chains it asked for that have no indexed block (`markChainsRead`). */
+const unindexed = new WeakMap<FastifyReply, number[]>()
+
+/** Chains the answer asked for that had no indexed block yet (none: `[]`). */
+export function unindexedChainsOf(reply: FastifyReply): readonly number[] {
+  return unindexed.get(reply) ?? []
+}
+
 /**
  * Reads the indexed block of each EVM chain (one query) and puts them on the answer. Call it
  * once the chains are known, before reading the data: the answer is then at least as new as
  * the header says (a batch committed during the request may make it newer, never older).
+ * Chains without one (`unindexedChainsOf`) are warned about (`warnChainStates`).
  */
 export async function markChainsRead({
   store,
@@ -66,6 +75,8 @@ export async function markChainsRead({
 }): Promise<Map<number, number>> {
   const blocks = await readIndexedBlocks({ store, chainIds })
   setBlockNumbers(reply, blocks)
+  const missing = [...new Set(chainIds)].filter((chainId) => !blocks.has(chainId))
+  if (missing.length > 0) unindexed.set(reply, [...unindexedChainsOf(reply), ...missing])
   return blocks
 }
 

@@ -18,7 +18,7 @@ import { createValidatorCompiler } from './createValidatorCompiler.ts'
 import { holdsNul } from './holdsNul.ts'
 import { documentProfiles, registerProfiles } from './profiles/registerProfiles.ts'
 import { registerAuth } from './registerAuth.ts'
-import { warnStoppedChains } from './warnStoppedChains.ts'
+import { warnChainStates } from './warnChainStates.ts'
 import { warnUnknownParameters } from './warnUnknownParameters.ts'
 
 export type ApiServer = FastifyInstance<
@@ -192,7 +192,7 @@ export async function createApiServer({
     }
   })
   warnUnknownParameters({ app })
-  warnStoppedChains({ app, ctx })
+  warnChainStates({ app, ctx })
   registerProfiles({ app, ctx })
   registerAuth({ app, ctx })
   // The block numbers describe data that was served, the cost what is charged (a 2xx, set

@@ -141,9 +141,18 @@ describe.each(DIALECTS)('%s', (dialect) => {
 
     test('behavior: native asset of a chain that does not pay gas in ETH', async () => {
       const res = await api.get('/v1/evm/token-info/native?chain_ids=137')
+      // The chain is configured but nothing of it is indexed: said, with what is known.
       expect(res.body).toEqual({
         contract_address: 'native',
         tokens: [{ chain_id: 137, chain: 'polygon', symbol: 'POL', name: 'POL', decimals: 18 }],
+        warnings: [
+          {
+            code: 'CHAIN_NOT_INDEXED',
+            message:
+              'Chain 137 (polygon) has no indexed block yet: nothing indexed from it is in this answer until its indexer has committed a first batch (/v1/status shows its progress).',
+            chain_ids: [137],
+          },
+        ],
       })
       const token = await api.get(`/v1/evm/token-info/${indexed.world.weth}?chain_ids=137`)
       expect(token.status).toBe(404)
