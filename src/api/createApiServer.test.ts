@@ -186,9 +186,13 @@ describe('API server HTTPS rule', () => {
         400,
         { error: { message: 'This service only accepts HTTPS requests.', code: 'HTTPS_REQUIRED' } },
       ])
-      expect((await api.get('/health', { headers: { 'X-Forwarded-Proto': 'https' } })).status).toBe(
-        200,
-      )
+      const behind = async (proto: string) =>
+        (await api.get('/health', { headers: { 'X-Forwarded-Proto': proto } })).status
+      expect(await behind('https')).toBe(200)
+      // Any case; the client's side first when proxies appended theirs.
+      expect(await behind('HTTPS')).toBe(200)
+      expect(await behind('https, http')).toBe(200)
+      expect(await behind('http, https')).toBe(400)
     } finally {
       await api.close()
       await t.drop()

@@ -177,8 +177,11 @@ export async function createApiServer({
       )
     }
     if (!ctx.https.tls && !ctx.https.loopback) {
-      const proto = ctx.https.trustProxy ? request.headers['x-forwarded-proto'] : undefined
-      if (proto !== 'https') {
+      // The client's side is the first of a list (each proxy may append); a scheme is
+      // case-insensitive (RFC 3986).
+      const header = ctx.https.trustProxy ? request.headers['x-forwarded-proto'] : undefined
+      const proto = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim()
+      if (proto?.toLowerCase() !== 'https') {
         throw new ApiError('HTTPS_REQUIRED', 'This service only accepts HTTPS requests.')
       }
     }
