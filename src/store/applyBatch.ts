@@ -72,7 +72,7 @@ export async function applyBatch({
   await writer.insert(
     trx,
     'address_transactions',
-    addressTransactions.map((record) => toStoredAddressTransaction(record, bytes)),
+    inAddressOrder(addressTransactions.map((record) => toStoredAddressTransaction(record, bytes))),
   )
   await writer.insert(
     trx,
@@ -82,7 +82,7 @@ export async function applyBatch({
   await writer.insert(
     trx,
     'activity',
-    batch.activity.map((record) => toStoredActivity(record, bytes)),
+    inAddressOrder(batch.activity.map((record) => toStoredActivity(record, bytes))),
   )
   await writer.insert(trx, 'webhook_deliveries', batch.outbox ?? [])
 
@@ -210,4 +210,26 @@ export async function writeState({
     }
     for (const rows of byColumns.values()) await writer.upsert(trx, table, STATE_KEYS[table], rows)
   }
+}
+
+/**
+ * Rows grouped by address, the groups in byte order, each group's rows in the order given. The
+ * tables keyed by wallet first (`activity`, `address_transactions`, without rowid) then take a
+ * batch's rows one leaf page after another instead of each row at another wallet's page: ~11 %
+ * less of `applyBatch`'s CPU on SQLite (bench/README.md, 2026-11-28, fourth session). The rows
+ * stored are the same. A batch's `createHexToBytes` gives an address one `Uint8Array`, so
+ * grouping by identity is grouping by value (were it not, equal addresses would still come out
+ * next to each other).
+ */
+function inAddressOrder<R extends { address: Uint8Array }>(rows: R[]): R[] {
+  const groups = new Map<Uint8Array, R[]>()
+  for (const row of rows) {
+    const group = groups.get(row.address)
+    if (group) group.push(row)
+    else groups.set(row.address, [row])
+  }
+  const keys = [...groups.keys()].sort(Buffer.compare)
+  const sorted: R[] = []
+  for (const key of keys) for (const row of groups.get(key) as R[]) sorted.push(row)
+  return sorted
 }
