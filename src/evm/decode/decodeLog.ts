@@ -52,13 +52,6 @@ function decode(log: DecodableLog): TokenEvent[] {
   if (typeof data !== 'string' || !HEX_BYTES.test(data)) return []
   if (typeof log.address !== 'string' || !ADDRESS.test(log.address)) return []
   const token = log.address.toLowerCase() as Address
-  const position = (subIndex: number): EventPosition => ({
-    blockNumber: log.blockNumber,
-    txHash: log.transactionHash.toLowerCase() as Hex,
-    txIndex: log.transactionIndex,
-    logIndex: log.logIndex,
-    subIndex,
-  })
 
   switch (topic0.toLowerCase()) {
     case TRANSFER_TOPIC: {
@@ -68,12 +61,12 @@ function decode(log: DecodableLog): TokenEvent[] {
       if (topics.length === 3) {
         const [value] = dataWords(data, 1) ?? []
         if (value === undefined) return []
-        return [{ ...position(0), type: 'erc20_transfer', token, from, to, value }]
+        return [placed(log, 0, { type: 'erc20_transfer', token, from, to, value })]
       }
       if (topics.length === 4) {
         const tokenId = topicUint(topics[3])
         if (tokenId === undefined || data !== '0x') return []
-        return [{ ...position(0), type: 'erc721_transfer', token, from, to, tokenId }]
+        return [placed(log, 0, { type: 'erc721_transfer', token, from, to, tokenId })]
       }
       return []
     }
@@ -84,12 +77,12 @@ function decode(log: DecodableLog): TokenEvent[] {
       if (topics.length === 3) {
         const [value] = dataWords(data, 1) ?? []
         if (value === undefined) return []
-        return [{ ...position(0), type: 'erc20_approval', token, owner, spender: other, value }]
+        return [placed(log, 0, { type: 'erc20_approval', token, owner, spender: other, value })]
       }
       if (topics.length === 4) {
         const tokenId = topicUint(topics[3])
         if (tokenId === undefined || data !== '0x') return []
-        return [{ ...position(0), type: 'erc721_approval', token, owner, approved: other, tokenId }]
+        return [placed(log, 0, { type: 'erc721_approval', token, owner, approved: other, tokenId })]
       }
       return []
     }
@@ -102,7 +95,7 @@ function decode(log: DecodableLog): TokenEvent[] {
       // An ABI bool is exactly 0 or 1; anything else is not a Solidity-encoded event.
       if (flag !== 0n && flag !== 1n) return []
       return [
-        { ...position(0), type: 'approval_for_all', token, owner, operator, approved: flag === 1n },
+        placed(log, 0, { type: 'approval_for_all', token, owner, operator, approved: flag === 1n }),
       ]
     }
     case TRANSFER_SINGLE_TOPIC: {
@@ -114,7 +107,7 @@ function decode(log: DecodableLog): TokenEvent[] {
       if (operator === undefined || from === undefined || to === undefined) return []
       if (tokenId === undefined || value === undefined) return []
       return [
-        { ...position(0), type: 'erc1155_transfer', token, operator, from, to, tokenId, value },
+        placed(log, 0, { type: 'erc1155_transfer', token, operator, from, to, tokenId, value }),
       ]
     }
     case TRANSFER_BATCH_TOPIC: {
@@ -128,30 +121,31 @@ function decode(log: DecodableLog): TokenEvent[] {
       // Solidity always emits the canonical encoding; anything else (odd offsets, trailing
       // bytes) was crafted, and two readers could disagree on what it says.
       if (encodeAbiParameters(batchParameters, [ids, values]) !== data.toLowerCase()) return []
-      return ids.map((tokenId, i) => ({
-        ...position(i),
-        type: 'erc1155_transfer' as const,
-        token,
-        operator,
-        from,
-        to,
-        tokenId,
-        value: values[i]!,
-      }))
+      return ids.map((tokenId, i) =>
+        placed(log, i, {
+          type: 'erc1155_transfer' as const,
+          token,
+          operator,
+          from,
+          to,
+          tokenId,
+          value: values[i]!,
+        }),
+      )
     }
     case DEPOSIT_TOPIC: {
       if (topics.length !== 2) return []
       const to = topicAddress(topics[1])
       const [value] = dataWords(data, 1) ?? []
       if (to === undefined || value === undefined) return []
-      return [{ ...position(0), type: 'weth_deposit', token, to, value }]
+      return [placed(log, 0, { type: 'weth_deposit', token, to, value })]
     }
     case WITHDRAWAL_TOPIC: {
       if (topics.length !== 2) return []
       const from = topicAddress(topics[1])
       const [value] = dataWords(data, 1) ?? []
       if (from === undefined || value === undefined) return []
-      return [{ ...position(0), type: 'weth_withdrawal', token, from, value }]
+      return [placed(log, 0, { type: 'weth_withdrawal', token, from, value })]
     }
     default:
       return []
@@ -177,4 +171,22 @@ function dataWords(data: Hex, count: number): bigint[] | undefined {
   for (let i = 0; i < count; i++)
     words.push(hexToBigInt(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`))
   return words
+}
+
+/** Distributes over the union: each event's own fields, without its position. */
+type Unplaced<E> = E extends TokenEvent ? Omit<E, keyof EventPosition> : never
+
+/**
+ * The event with its log's position set on it. Not `{ ...position, type, … }`: V8 built each
+ * event of that spread the slow way, ~10 µs a log (decoding the 32,000 logs of the
+ * 20,000-transfer bench world took 400–600 ms, 100–250 this way).
+ */
+function placed(log: DecodableLog, subIndex: number, fields: Unplaced<TokenEvent>): TokenEvent {
+  const event = fields as TokenEvent
+  event.blockNumber = log.blockNumber
+  event.txHash = log.transactionHash.toLowerCase() as Hex
+  event.txIndex = log.transactionIndex
+  event.logIndex = log.logIndex
+  event.subIndex = subIndex
+  return event
 }
