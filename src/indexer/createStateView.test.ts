@@ -110,5 +110,25 @@ for (const dialect of DIALECTS) {
       release()
       expect((await reading).map((r) => fromU256(r.balance))).toEqual([9n])
     })
+
+    test('behavior: a read by whole keys gives the pending rows in the order a read by part of them does', async () => {
+      t = await createTestStore(dialect)
+      const view = createStateView({ store: t.store })
+      view.push(1, [balance(holder(3), 1n), balance(holder(1), 2n)])
+      view.push(2, [balance(holder(2), 3n), balance(holder(3), 4n)])
+      const read = async (keys: Record<string, string>[]) =>
+        (await view.readState({ table: 'token_balances', chainId: CHAIN, keys })).map((r) => [
+          r.address,
+          fromU256(r.balance),
+        ])
+      const holders = [1, 2, 3].map(holder)
+      const byWholeKey = await read(holders.map((address) => ({ address, token: T })))
+      expect(byWholeKey).toEqual(await read(holders.map((address) => ({ address }))))
+      expect(byWholeKey).toEqual([
+        [holder(3), 4n],
+        [holder(1), 2n],
+        [holder(2), 3n],
+      ])
+    })
   })
 }
