@@ -61,26 +61,25 @@ export async function applyBatch({
   await writer.insert(trx, 'blocks', batch.blocks)
   const bytes = createHexToBytes()
   const logsOf = logsByTransaction(batch.logs)
-  await writer.insert(
-    trx,
+  // The rows below come from one builder function each: their columns are the first row's.
+  const insertBuilt = (table: string, rows: readonly Row[]) =>
+    writer.insert(trx, table, rows, Object.keys(rows[0] ?? {}))
+  await insertBuilt(
     'transactions',
     batch.transactions.map((tx) =>
       toStoredTransaction(tx, logsOf.get(tx.block_number)?.get(tx.tx_index) ?? [], bytes),
     ),
   )
   const addressTransactions = addressTransactionsToStore(batch)
-  await writer.insert(
-    trx,
+  await insertBuilt(
     'address_transactions',
     inAddressOrder(addressTransactions.map((record) => toStoredAddressTransaction(record, bytes))),
   )
-  await writer.insert(
-    trx,
+  await insertBuilt(
     'transfers',
     batch.transfers.map((record) => toStoredTransfer(record, bytes)),
   )
-  await writer.insert(
-    trx,
+  await insertBuilt(
     'activity',
     inAddressOrder(batch.activity.map((record) => toStoredActivity(record, bytes))),
   )
@@ -105,7 +104,7 @@ export async function applyBatch({
         undo.push(undoRow(batch, table, key, prev.get(keyString(table, key)) ?? null))
       }
     }
-    await writer.insert(trx, 'undo_log', undo)
+    await insertBuilt('undo_log', undo)
   }
   await writeState({ trx, writer, changes })
 

@@ -40,7 +40,16 @@ function unionOfColumns(rows: readonly Row[]): string[] {
  * per-row round trips, three parameters instead of thousands).
  */
 export type RowWriter = {
-  insert(trx: Transaction<Database>, table: string, rows: readonly Row[]): Promise<void>
+  /**
+   * `shape`: every row's columns, when the caller knows them (rows of one builder function,
+   * same keys in the same order); otherwise `columnsOf(rows)` reads each row's keys.
+   */
+  insert(
+    trx: Transaction<Database>,
+    table: string,
+    rows: readonly Row[],
+    shape?: readonly string[],
+  ): Promise<void>
   /** Insert, or update every other column where a row with the same `keys` exists. */
   upsert(
     trx: Transaction<Database>,

@@ -48,9 +48,9 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
     )
 
   return {
-    async insert(trx, table, rows) {
+    async insert(trx, table, rows, shape) {
       if (rows.length === 0) return
-      const columns = columnsOf(rows)
+      const columns = shape ?? columnsOf(rows)
       await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
         select * from ${await unnest(table, columns, rows)}`.execute(trx as Transaction<Database>)
     },

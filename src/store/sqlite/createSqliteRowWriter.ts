@@ -59,9 +59,9 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
   }
 
   return {
-    async insert(_trx, table, rows) {
+    async insert(_trx, table, rows, shape) {
       if (rows.length === 0) return
-      const columns = columnsOf(rows)
+      const columns = shape ?? columnsOf(rows)
       runInChunks(`insert|${table}|${columns}`, rows, columns, (tuples) => {
         return `insert into ${id(table)} (${columns.map(id).join(', ')}) values ${tuples}`
       })
