@@ -46,13 +46,13 @@ export function collectApprovalEvents(blocks: readonly ChainBlock[]): ApprovalEv
   const spent = new Set<string>()
   for (const block of blocks) {
     const at = { block: Number(block.number), time: block.timestamp }
+    const add = (key: ApprovalKey, log: ChainLog) =>
+      approved.set(approvalKeyId(key), {
+        ...key,
+        ...at,
+        txHash: log.transactionHash.toLowerCase() as Hex,
+      })
     for (const tx of block.transactions) {
-      const add = (key: ApprovalKey, log: ChainLog) =>
-        approved.set(approvalKeyId(key), {
-          ...key,
-          ...at,
-          txHash: log.transactionHash.toLowerCase() as Hex,
-        })
       for (const log of tx.logs) {
         if (log.address.toLowerCase() === PERMIT2_ADDRESS) {
           const key = permit2Key(log.topics, log.data)

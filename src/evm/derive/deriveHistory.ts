@@ -203,9 +203,12 @@ export function deriveHistory({
       const swaps = swapped
         ? findSwaps({ txFrom: tx.from, recipients: swapRecipients, movements })
         : []
-      const swapLegs = new Set(
-        swaps.flatMap((s) => [`${s.wallet}|${s.from.token}`, `${s.wallet}|${s.to.token}`]),
-      )
+      const swapLegs =
+        swaps.length === 0
+          ? NO_LEGS
+          : new Set(
+              swaps.flatMap((s) => [`${s.wallet}|${s.from.token}`, `${s.wallet}|${s.to.token}`]),
+            )
       for (const s of swaps) {
         item(s.wallet, 'swap', {
           asset_type: s.from.token === null ? 'native' : 'erc20',
@@ -222,6 +225,8 @@ export function deriveHistory({
         involved.add(m.from)
         involved.add(m.to)
         const seq = transferSeq++
+        const value = toU256(m.value)
+        const tokenId = m.tokenId === null ? null : toU256(m.tokenId)
         rows.transfers.push({
           chain_id: chainId,
           block_number: blockNumber,
@@ -233,26 +238,25 @@ export function deriveHistory({
           token: m.token,
           from_address: m.from,
           to_address: m.to,
-          token_id: m.tokenId === null ? null : toU256(m.tokenId),
-          value: toU256(m.value),
+          token_id: tokenId,
+          value,
         })
         const fields = {
           asset_type: assetType(m.kind),
           token_address: m.token,
           from_address: m.from,
           to_address: m.to,
-          value: toU256(m.value),
-          token_id: m.tokenId === null ? null : toU256(m.tokenId),
+          value,
+          token_id: tokenId,
           transfer_seq: seq,
         }
-        const leg = (wallet: Address) => swapLegs.has(`${wallet}|${m.token}`)
         if (m.token !== null && m.from === ZERO_ADDRESS) {
-          if (!leg(m.to)) item(m.to, 'mint', fields)
+          if (!isLeg(swapLegs, m.to, m.token)) item(m.to, 'mint', fields)
         } else if (m.token !== null && m.to === ZERO_ADDRESS) {
-          if (!leg(m.from)) item(m.from, 'burn', fields)
+          if (!isLeg(swapLegs, m.from, m.token)) item(m.from, 'burn', fields)
         } else {
-          if (!leg(m.from)) item(m.from, 'send', fields)
-          if (!leg(m.to)) item(m.to, 'receive', fields)
+          if (!isLeg(swapLegs, m.from, m.token)) item(m.from, 'send', fields)
+          if (!isLeg(swapLegs, m.to, m.token)) item(m.to, 'receive', fields)
         }
       }
       for (const event of approvals) {
@@ -294,6 +298,14 @@ export function deriveHistory({
   }
   touched.native.delete(ZERO_ADDRESS)
   return { rows, touched }
+}
+
+/** The swap legs of a transaction without swaps (most): no set made per transaction. */
+const NO_LEGS: ReadonlySet<string> = new Set()
+
+/** Whether `wallet`'s movement of `token` is a leg of one of its swaps (listed as the swap). */
+function isLeg(legs: ReadonlySet<string>, wallet: Address, token: Address | null): boolean {
+  return legs.size > 0 && legs.has(`${wallet}|${token}`)
 }
 
 function assetType(kind: TransferKind): AssetType {
