@@ -30,13 +30,17 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
   const values = (row: Row, columns: readonly string[]) => columns.map((c) => row[c] ?? null)
   /**
    * Runs the statement `text` makes of a list of value tuples over `rows`: as many rows to a
-   * run as `VALUES_PER_RUN` values allow, the rest one to a run.
+   * run as `VALUES_PER_RUN` values allow, the rest one to a run. `shaped` rows have exactly
+   * `columns` as keys, in order (`RowWriter.insert`'s `shape`): their values are taken with
+   * `Object.values` instead of a load by name per value (a site that sees every table's rows
+   * and columns; ~3 % of `applyBatch`'s CPU).
    */
   const runInChunks = (
     key: string,
     rows: readonly Row[],
     columns: readonly string[],
     text: (tuples: string) => string,
+    shaped = false,
   ) => {
     const tuple = `(${columns.map(() => '?').join(', ')})`
     const perRun = Math.max(1, Math.floor(VALUES_PER_RUN / columns.length))
@@ -48,7 +52,9 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
         let k = 0
         for (let j = i; j < i + perRun; j++) {
           const row = rows[j] as Row
-          for (const c of columns) args[k++] = row[c] ?? null
+          if (shaped) {
+            for (const value of Object.values(row)) args[k++] = value ?? null
+          } else for (const c of columns) args[k++] = row[c] ?? null
         }
         many.run(args)
       }
@@ -62,9 +68,13 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
     async insert(_trx, table, rows, shape) {
       if (rows.length === 0) return
       const columns = shape ?? columnsOf(rows)
-      runInChunks(`insert|${table}|${columns}`, rows, columns, (tuples) => {
-        return `insert into ${id(table)} (${columns.map(id).join(', ')}) values ${tuples}`
-      })
+      runInChunks(
+        `insert|${table}|${columns}`,
+        rows,
+        columns,
+        (tuples) => `insert into ${id(table)} (${columns.map(id).join(', ')}) values ${tuples}`,
+        shape !== undefined,
+      )
     },
     async upsert(_trx, table, keys, rows) {
       if (rows.length === 0) return
