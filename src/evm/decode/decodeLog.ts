@@ -177,9 +177,10 @@ function dataWords(data: Hex, count: number): bigint[] | undefined {
 type Unplaced<E> = E extends TokenEvent ? Omit<E, keyof EventPosition> : never
 
 /**
- * The event with its log's position set on it. Not `{ ...position, type, … }`: V8 built each
- * event of that spread the slow way, ~10 µs a log (decoding the 32,000 logs of the
- * 20,000-transfer bench world took 400–600 ms, 100–250 this way).
+ * The event: `fields` (a fresh literal, which becomes the event) with its log's position set
+ * on it. Not `{ ...position, type, … }`: V8 built each event of that spread the slow way
+ * (decoding the 32,458 logs of the 20,000-transfer bench world took 235–250 ms compiled and
+ * 400–600 under tsx, 80–90 and 90–160 this way; bench/README.md, 2026-11-28, fourth session).
  */
 function placed(log: DecodableLog, subIndex: number, fields: Unplaced<TokenEvent>): TokenEvent {
   const event = fields as TokenEvent
