@@ -53,6 +53,28 @@ for (const dialect of DIALECTS) {
     const all = async (db: Kysely<Database>) =>
       sorted((await sql<Row>`select * from writer_test`.execute(db)).rows)
 
+    test('behavior: rows of a shape the caller names are stored as without it; on SQLite a row of another shape is refused, not written under the wrong columns', async () => {
+      const { db, writer, inTransaction } = await open(dialect)
+      const shape = ['k1', 'k2', 'v', 'n', 'b']
+      // One literal: every row has the shape's keys in its order (as applyBatch's builders).
+      const full = (i: number): Row => ({
+        k1: i % 7,
+        k2: `key-${i}`,
+        v: `s${i}`,
+        n: i * 1_000_003,
+        b: Buffer.from([i & 0xff, i >> 8, 0]),
+      })
+      const rows = Array.from({ length: N }, (_, i) => full(i))
+      await inTransaction((trx) => writer.insert(trx, 'writer_test', rows, shape))
+      expect(await all(db)).toEqual(sorted(rows))
+      // The first of a run without `v`: its values would shift one column left.
+      const odd = Array.from({ length: N }, (_, i) => full(N + i))
+      delete odd[0]?.v
+      const writing = inTransaction((trx) => writer.insert(trx, 'writer_test', odd, shape))
+      if (dialect === 'sqlite') await expect(writing).rejects.toThrow(/differ from the shape/)
+      else await writing
+    })
+
     test('inserts, upserts, selects and deletes any number of rows, missing columns as null', async () => {
       const { db, writer, inTransaction } = await open(dialect)
       const first = Array.from({ length: N }, (_, i) => row(i, `a${i}`))

@@ -54,6 +54,8 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
           const row = rows[j] as Row
           if (shaped) {
             for (const value of Object.values(row)) args[k++] = value ?? null
+            // A row of another shape would put its values under the wrong columns.
+            if (k !== (j - i + 1) * columns.length) throw new RowShapeError(key)
           } else for (const c of columns) args[k++] = row[c] ?? null
         }
         many.run(args)
@@ -106,5 +108,12 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
       )
       return keys.flatMap((key) => statement.all(values(key, columns)) as Row[])
     },
+  }
+}
+
+/** `RowWriter.insert` was told a shape that one of its rows does not have: a bug. */
+class RowShapeError extends Error {
+  constructor(key: string) {
+    super(`${key}: a row's columns differ from the shape given for them.`)
   }
 }
