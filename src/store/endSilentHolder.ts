@@ -10,9 +10,9 @@ export type SilentHolder = { host: string; pid: number; silentSeconds: number }
  * process that holds the lock but neither indexes nor reports (stopped by a signal, a paused
  * machine, a stalled event loop). The server releases the lock with the session; the holder's
  * fence refuses any write of it after that. Only an indexer's lock session is ended (by its
- * `application_name`): `scry reset-chain` holds the same lock without a heartbeat. Returns whom it cut, or undefined (a holder that
- * reports, no holder, no heartbeat yet). Needs the right to end that session: the same
- * database role, or `pg_signal_backend`.
+ * `application_name`): `scry reset-chain` holds the same lock without a heartbeat. Returns
+ * whom it cut, or undefined (a holder that reports, no holder, no heartbeat yet). Needs the
+ * right to end that session: the same database role, or `pg_signal_backend`.
  */
 export async function endSilentHolder(
   store: Pick<Store, 'db'>,

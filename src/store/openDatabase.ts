@@ -37,6 +37,9 @@ export function openDatabase({
     const pool = new pg.Pool({
       connectionString: url,
       max: poolSize,
+      // Which Scry process each session is, in pg_stat_activity (an application_name in the
+      // URL takes precedence).
+      application_name: `scry pid ${process.pid}`,
       // int8 columns (chain ids, block numbers, unix times) fit in a JS number.
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

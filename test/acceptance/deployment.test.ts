@@ -11,6 +11,7 @@ import { createWebhookReceiver, subscribe } from '../support/createWebhookReceiv
 import { digestCleanRun } from '../support/digestCleanRun.ts'
 import { digestStore } from '../support/digestStore.ts'
 import { freePort } from '../support/freePort.ts'
+import { untilConnected } from '../support/indexerLeases.ts'
 import { readStoredTransactions } from '../support/readStoredTransactions.ts'
 import { scryProcesses } from '../support/scryProcesses.ts'
 import { nodeHead, sendTransfers } from '../support/sendTransfers.ts'
@@ -114,7 +115,7 @@ test('behavior: 2 API replicas, 2 indexers and 2 webhook workers survive indexer
     fateOf: children.fateOf,
     ms: TAKEOVER_MS * 3,
     after: async (fault) => {
-      if (fault === 'kill') indexer()
+      if (fault === 'kill') await untilConnected(store, indexer().pid ?? -1, where)
       await sendTransfers({ rpcUrl: anvil.rpcUrl, prng, count: prng.between(1, 4) })
     },
   })

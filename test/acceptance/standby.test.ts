@@ -8,7 +8,7 @@ import { compareWithNode } from '../support/compareWithNode.ts'
 import { createTestDatabase } from '../support/createTestStore.ts'
 import { digestCleanRun } from '../support/digestCleanRun.ts'
 import { digestStore } from '../support/digestStore.ts'
-import { leaseOf } from '../support/indexerLeases.ts'
+import { leaseOf, untilConnected } from '../support/indexerLeases.ts'
 import { scryProcesses } from '../support/scryProcesses.ts'
 import { nodeHead, sendTransfers } from '../support/sendTransfers.ts'
 import { strikeIndexers } from '../support/strikeIndexers.ts'
@@ -67,7 +67,7 @@ describe('standby indexers (postgres)', () => {
         ms: TAKEOVER_MS * 3 + SILENT_SECONDS * 1000,
         // Keep a standby: a killed process is replaced; a cut or thawed one stands by itself.
         after: async (fault) => {
-          if (fault === 'kill') indexer()
+          if (fault === 'kill') await untilConnected(store, indexer().pid ?? -1, where)
           await sendTransfers({ rpcUrl: anvil.rpcUrl, prng, count: prng.between(1, 4) })
         },
       })

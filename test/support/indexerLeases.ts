@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Store } from '../../src/store/createStore.ts'
 import { leaseKey } from '../../src/store/leaseKey.ts'
+import { until } from './until.ts'
 
 export type Lease = { owner: string; pid: number; chain_id: number }
 
@@ -20,4 +21,21 @@ export async function cutLockConnection(store: Store, chainId: number): Promise<
       and classid = ${Number(key >> 32n)} and objid = ${Number(key & 0xffffffffn)}`.execute(
     store.db,
   )
+}
+
+/**
+ * Waits until process `pid` has a session on the database (`openDatabase` names each one
+ * `scry pid <pid>`): a replacement indexer that far is migrated and about to stand by, so a
+ * fault struck next has a standby to take over, however slowly the machine started it.
+ */
+export async function untilConnected(store: Store, pid: number, where: string): Promise<void> {
+  await until({
+    what: `pid ${pid} connected to the database`,
+    where,
+    read: async () => {
+      const { rows } = await sql`select 1 from pg_stat_activity
+        where application_name = ${`scry pid ${pid}`} limit 1`.execute(store.db)
+      return rows.length > 0 || undefined
+    },
+  })
 }

@@ -46,6 +46,13 @@ export async function strikeIndexers({
       where,
     })
     await new Promise((r) => setTimeout(r, prng.int(60)))
+    // Between faults the holder never changes: a handover nobody caused is a failure.
+    const current = await leaseOf(store, chainId)
+    if (current?.owner !== lease.owner) {
+      throw new Error(
+        `${where}: the holder changed with no fault before the ${fault}: pid ${lease.pid} → ${current ? `pid ${current.pid}` : 'none'} (faults so far: ${faults.slice(0, takeovers.length).join(',')}; ${fateOf(lease.pid)})`,
+      )
+    }
     const struck = Date.now()
     // A holder that is gone already exited by itself: a failure of its own, not a fault's.
     try {
