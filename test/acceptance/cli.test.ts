@@ -266,6 +266,13 @@ describe('scry CLI', () => {
       again.kill('SIGTERM')
       await gone
     }
+    // Without an RPC URL, status still lists what the database holds, and says what is missing.
+    const bare = await scry(['status', '--database', database])
+    expect(bare.code).toBe(1)
+    expect(bare.stdout).toMatch(/\nbase \(8453\) +\d+ +0x[0-9a-f]{64} +no RPC URL +- +-\n$/)
+    expect(bare.stderr).toBe(
+      'error: no RPC URL for base (8453), which this database has indexed; give it (--rpc 8453=<url>, SCRY_RPC_8453, chains.8453.rpc) to see its lag.\n',
+    )
     const bad = await scry(['reset-chain', 'base', '--database', database])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(

@@ -2,7 +2,7 @@ import type { ScryConfig } from '../../config/types.ts'
 import { createRpcClient } from '../../evm/rpc/createRpcClient.ts'
 import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
-import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
+import { type IndexerHolder, readIndexerHolders } from '../../store/readIndexerHolders.ts'
 import { formatTable } from '../formatTable.ts'
 
 /** One chain's line of `scry status` (also its `--json` item). */
@@ -75,21 +75,45 @@ export async function runStatus({
           ...(nodeError === undefined ? {} : { node_error: nodeError }),
           ...(nodeChain === undefined ? {} : { node_chain_id: nodeChain }),
           lag_blocks: head !== null && indexed !== null ? head - indexed : null,
-          indexer: holder
-            ? {
-                host: holder.host,
-                pid: holder.pid,
-                since: new Date(holder.since * 1000).toISOString(),
-                active: holder.active,
-              }
-            : null,
+          indexer: holder ? holderOf(holder) : null,
           stopped: holder?.stopped ?? null,
         }
       }),
     )
+    // Chains the database holds but no RPC URL here names: shown, and said (no lag known).
+    const configured = new Set(config.chains.map((c) => c.chainId))
+    const others = await store.db
+      .selectFrom('checkpoints')
+      .select(['chain_id', 'block_number', 'block_hash'])
+      .orderBy('chain_id')
+      .execute()
+    const unconfigured: ChainStatus[] = others
+      .filter((r) => !configured.has(Number(r.chain_id)))
+      .map((r) => {
+        const chainId = Number(r.chain_id)
+        const holder = holders.get(chainId)
+        return {
+          chain_id: chainId,
+          name: config.catalogue.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
+          indexed_block: Number(r.block_number),
+          indexed_hash: r.block_hash,
+          node_head: null,
+          node_error: NO_RPC,
+          lag_blocks: null,
+          indexer: holder ? holderOf(holder) : null,
+          stopped: holder?.stopped ?? null,
+        }
+      })
+    chains.push(...unconfigured)
     process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatStatus(chains))
+    for (const c of unconfigured) {
+      process.stderr.write(
+        `error: no RPC URL for ${label(c)}, which this database has indexed; give it (--rpc ${c.chain_id}=<url>, SCRY_RPC_${c.chain_id}, chains.${c.chain_id}.rpc) to see its lag.\n`,
+      )
+    }
     const silent = chains
       .filter((c) => c.node_head === null && c.node_chain_id === undefined)
+      .filter((c) => !unconfigured.includes(c))
       .map(label)
     for (const c of chains) {
       if (c.node_chain_id === undefined) continue
@@ -111,10 +135,22 @@ export async function runStatus({
   }
 }
 
+/** `node_error` of a chain the database holds that no RPC URL here names. */
+const NO_RPC = 'no RPC URL given'
+
 const label = (c: ChainStatus) => `${c.name} (${c.chain_id})`
 
+const holderOf = (holder: IndexerHolder): ChainStatus['indexer'] => ({
+  host: holder.host,
+  pid: holder.pid,
+  since: new Date(holder.since * 1000).toISOString(),
+  active: holder.active,
+})
+
 function formatStatus(chains: readonly ChainStatus[]): string {
-  if (chains.length === 0) return 'No chains configured (give --rpc <chainId>=<url>).\n'
+  if (chains.length === 0) {
+    return 'No chains configured, and none indexed in this database (give --rpc <chainId>=<url>).\n'
+  }
   const table = [
     ['chain', 'indexed block', 'indexed hash', 'node head', 'lag', 'indexer'],
     ...chains.map((c) => [
@@ -123,9 +159,11 @@ function formatStatus(chains: readonly ChainStatus[]): string {
       c.indexed_hash ?? '-',
       c.node_chain_id !== undefined
         ? `chain ${c.node_chain_id}'s node`
-        : c.node_head === null
-          ? `unreachable (${c.node_error})`
-          : String(c.node_head),
+        : c.node_error === NO_RPC
+          ? 'no RPC URL'
+          : c.node_head === null
+            ? `unreachable (${c.node_error})`
+            : String(c.node_head),
       c.lag_blocks === null ? '-' : String(c.lag_blocks),
       c.indexer
         ? `${c.indexer.host} pid ${c.indexer.pid} since ${c.indexer.since}${c.indexer.active ? '' : ' (stopped, no standby yet)'}`
