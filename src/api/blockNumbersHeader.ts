@@ -58,6 +58,11 @@ export function unindexedChainsOf(reply: FastifyReply): readonly number[] {
   return unindexed.get(reply) ?? []
 }
 
+/** Notes chains the answer asked for that have no indexed block (for `warnChainStates`). */
+export function markChainsUnindexed(reply: FastifyReply, chainIds: readonly number[]): void {
+  if (chainIds.length > 0) unindexed.set(reply, [...unindexedChainsOf(reply), ...chainIds])
+}
+
 /**
  * Reads the indexed block of each EVM chain (one query) and puts them on the answer. Call it
  * once the chains are known, before reading the data: the answer is then at least as new as
@@ -75,8 +80,10 @@ export async function markChainsRead({
 }): Promise<Map<number, number>> {
   const blocks = await readIndexedBlocks({ store, chainIds })
   setBlockNumbers(reply, blocks)
-  const missing = [...new Set(chainIds)].filter((chainId) => !blocks.has(chainId))
-  if (missing.length > 0) unindexed.set(reply, [...unindexedChainsOf(reply), ...missing])
+  markChainsUnindexed(
+    reply,
+    [...new Set(chainIds)].filter((chainId) => !blocks.has(chainId)),
+  )
   return blocks
 }
 

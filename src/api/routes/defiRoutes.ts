@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Address } from '../../evm/types.ts'
 import type { ApiContext } from '../apiContext.ts'
-import { setBlockNumbers } from '../blockNumbersHeader.ts'
+import { markChainsUnindexed, setBlockNumbers } from '../blockNumbersHeader.ts'
 import type { RouteModule } from '../createApiServer.ts'
 import { combineDefiChains, type DefiAnswer } from '../defi/combineDefiChains.ts'
 import { listDefiProtocols } from '../defi/listDefiProtocols.ts'
@@ -187,5 +187,9 @@ async function answerDefi({
   )
   const answer = combineDefiChains(results)
   setBlockNumbers(reply, answer.blocks)
+  markChainsUnindexed(
+    reply,
+    results.filter((r) => r.status === 'unindexed').map((r) => r.chainId),
+  )
   return { ...answer, warnings: [...warnings, ...answer.warnings] }
 }
