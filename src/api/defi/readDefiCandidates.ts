@@ -22,8 +22,8 @@ const AAVE_KINDS = new Map<DefiTokenKind, { version: AaveVersion; kind: AaveKind
  * never a vault of `deniedVaults`, or an Aave token of one of the chain's Aave V2 or V3 pools
  * (`defi_tokens` aave kinds, its pool configured), and its `nft_holdings` rows of the chain's
  * V3 position managers and V4 PositionManagers. At most `limit`: Aave debt, Aave deposits,
- * Lido, vaults, V2 pairs, then V3 and V4 NFTs (each by address, NFTs by token id), so a cap
- * leaves out LP NFTs before anything else; `total` counts all.
+ * Lido, vaults, V2 pairs, then V3 and V4 NFTs (each by address, NFTs newest first), so a cap
+ * leaves out LP NFTs before anything else, the oldest first; `total` counts all.
  */
 export async function readDefiCandidates({
   db,
@@ -107,7 +107,9 @@ export async function readDefiCandidates({
           .where('chain_id', '=', chainId)
           .where('contract', 'in', nftContracts)
           .orderBy('contract')
-          .orderBy('token_id')
+          // Newest first (managers number their NFTs in mint order): past the cap, the old
+          // ones go, which an LP has most likely closed (closed NFTs are dropped when read).
+          .orderBy('token_id', 'desc')
           .execute(),
     aavePools.length === 0
       ? []
