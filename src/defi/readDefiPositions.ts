@@ -1,8 +1,9 @@
+import { toHex, zeroAddress } from 'viem'
 import { callContracts } from '../evm/read/callContracts.ts'
 import type { ContractCall } from '../evm/read/readAtBlock.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Hex } from '../evm/types.ts'
-import { BaseError } from '../internal/errors.ts'
+import { BaseError, RetryableError } from '../internal/errors.ts'
 import { readAavePosition } from './readAavePosition.ts'
 import { readErc4626Position } from './readErc4626Position.ts'
 import { readLidoPosition } from './readLidoPosition.ts'
@@ -27,7 +28,9 @@ const MAX_ROUNDS = 2
  * Values DeFi positions from the node's state at one block, in at most two batched rounds of
  * `eth_call`s (identical calls sent once), pinned to `blockHash` (EIP-1898) so every read sees
  * the same state even if the node switches to a sibling block meanwhile. Candidates that
- * cannot be valued are returned as `skipped` with a reason; transport failures throw.
+ * cannot be valued are returned as `skipped` with a reason; transport failures throw, as does
+ * a node that fails every call of the first round and a call no contract can revert too
+ * (`assertNodeCalls`): the chain is unavailable then, not every position skipped.
  * Amounts are raw integers of each token; nothing is priced here.
  */
 export async function readDefiPositions({
@@ -69,6 +72,9 @@ export async function readDefiPositions({
       calls,
       ...(signal ? { signal } : {}),
     })
+    if (round === 0 && results.every((r) => r === undefined)) {
+      await assertNodeCalls({ rpc, blockNumber, blockHash, signal })
+    }
     const next = [...steps]
     for (const [w, { i }] of waiting.entries())
       next[i] = reads[i]!.next(slots[w]!.map((slot) => results[slot]))
@@ -87,6 +93,32 @@ export async function readDefiPositions({
     else skipped.push({ candidate: candidates[i]!, reason: outcome.reason })
   }
   return { positions, skipped }
+}
+
+/**
+ * Throws unless the node answers a call to an address without code (`0x` on any node): when
+ * that fails too, the node fails calls as such (overloaded, its state missing), and the
+ * positions' contracts did not revert.
+ */
+async function assertNodeCalls({
+  rpc,
+  blockNumber,
+  blockHash,
+  signal,
+}: {
+  rpc: RpcClient
+  blockNumber: bigint
+  blockHash?: Hex | undefined
+  signal?: AbortSignal | undefined
+}): Promise<void> {
+  const tag = blockHash ? { blockHash } : toHex(blockNumber)
+  const call = { method: 'eth_call', params: [{ to: zeroAddress, data: '0x' }, tag] }
+  const [answer] = await rpc.batch<Hex>([call], signal ? { signal } : {})
+  if (!answer?.ok) {
+    throw new RetryableError(`The node failed a plain eth_call at block ${blockNumber}.`, {
+      ...(answer ? { details: answer.error.shortMessage } : {}),
+    })
+  }
 }
 
 function startRead(candidate: DefiCandidate): PositionRead {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { type Abi, maxUint256 } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readDefiPositions } from '../../src/defi/readDefiPositions.ts'
@@ -195,6 +197,51 @@ test('behavior: not a vault', async () => {
   })
   expect(result.positions).toEqual([])
   expect(result.skipped.map((s) => s.reason)).toEqual(['read_failed', 'read_failed'])
+})
+
+test('error: a node that fails every eth_call fails the read (the chain is unavailable), not every position skipped', async () => {
+  // In front of the node, every eth_call answered with a JSON-RPC error, as an overloaded or
+  // broken node answers; everything else forwarded.
+  const failing = createServer(async (request, response) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    const body = JSON.parse(Buffer.concat(chunks).toString())
+    const answer = async (call: { id: unknown; method: string }) =>
+      call.method === 'eth_call'
+        ? { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: 'missing trie node' } }
+        : await (
+            await fetch(anvil.rpcUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(call),
+            })
+          ).json()
+    const out = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body)
+    response.setHeader('content-type', 'application/json')
+    response.end(JSON.stringify(out))
+  })
+  await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve))
+  const viaFailing = createRpcClient({
+    urls: [`http://127.0.0.1:${(failing.address() as AddressInfo).port}`],
+    // As the API's client (`createApiRpc`).
+    retryCount: 2,
+    retryDelayMs: 1,
+  })
+  try {
+    const head = await chain.head()
+    const candidates: DefiCandidate[] = Object.values(vaults).map((vault) => ({
+      type: 'erc4626',
+      owner: holders[0]!,
+      vault,
+      listed: true,
+    }))
+    await expect(readDefiPositions({ rpc: viaFailing, ...head, candidates })).rejects.toThrow(
+      'The node failed a plain eth_call',
+    )
+  } finally {
+    viaFailing.close()
+    await new Promise((resolve) => failing.close(resolve))
+  }
 })
 
 async function checkAgainstRedeem({ listed }: { listed: boolean }): Promise<{ nonZero: number }> {
