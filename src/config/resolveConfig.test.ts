@@ -769,6 +769,7 @@ test('args: defiProtocols from the file, the environment and flags replace the s
     preview: [],
   })
   expect(defi(10)?.aaveV3Pools).toEqual([c])
+  expect(defi(10)?.off).toBeUndefined()
   // Not set: the shipped deployment (`defiDeployment` falls back to it).
   expect(defi(8453)).toBeUndefined()
 })

@@ -16,6 +16,11 @@ export type DefiVault = { address: Address; protocol: string }
 
 /** What a chain's DeFi positions are read from. Addresses lowercase. */
 export type DefiDeployment = {
+  /**
+   * DeFi positions turned off for the chain (config gave an empty `defiProtocols`): nothing is
+   * read, V2 pairs of its `dexFactories` and detected vaults included.
+   */
+  off?: boolean | undefined
   /** Position managers whose NFTs are `Nft` positions. */
   v3Managers: DefiV3Manager[]
   /** Uniswap V4 PositionManagers (with PoolManager and StateView): `NftV4` positions. */

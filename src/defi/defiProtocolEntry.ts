@@ -120,7 +120,8 @@ function parseTarget(text: string): DefiProtocolTarget | undefined {
  * Pure: the deployment a chain's `defiProtocols` describe (it replaces the shipped one whole).
  * V3 managers derive their pools with Uniswap's init code hash unless the entry names one; at
  * most one Lido pair (the last wins). An entry's block and preview mark are kept by its
- * address (`fromBlocks`, `preview`; both of Lido's tokens).
+ * address (`fromBlocks`, `preview`; both of Lido's tokens). No entries at all turn the chain's
+ * DeFi positions off (`off`: V2 pairs and detected vaults are not read either).
  */
 export function toDefiDeployment(entries: readonly DefiProtocolEntry[]): DefiDeployment {
   const v3Managers: DefiDeployment['v3Managers'] = []
@@ -176,6 +177,7 @@ export function toDefiDeployment(entries: readonly DefiProtocolEntry[]): DefiDep
     }
   }
   return {
+    ...(entries.length === 0 ? { off: true } : {}),
     v3Managers,
     v4Managers,
     v2Protocols: v2,

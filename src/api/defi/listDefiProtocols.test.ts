@@ -50,6 +50,10 @@ test('default: a chain indexed from block 0 is stable for every family', () => {
   })
 })
 
+test('behavior: an empty defiProtocols turns the chain off, its dexFactories V2 pairs too', () => {
+  expect(statuses(chain({ startBlock: 0, entries: [] }))).toEqual({})
+})
+
 test('behavior: a family is preview where the chain starts after one of its entries was deployed', () => {
   // 200: after V2 (100) and Lido (150), not after V3 (200) or Aave V2 (300); Aave V3 has no
   // block, so it counts as deployed at 0.

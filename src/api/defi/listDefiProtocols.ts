@@ -61,6 +61,7 @@ export function listDefiProtocols({
       const known = catalogue.find((c) => c.chainId === chain.chainId)
       if (!known?.endpoints.defi_positions) continue
       const deployment = defiDeployment(chain)
+      if (deployment.off) continue
       const entries = familyEntries(family, chain, deployment)
       if (entries.length === 0) continue
       const fromBlocks = deployment.fromBlocks ?? {}

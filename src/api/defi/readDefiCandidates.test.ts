@@ -63,3 +63,19 @@ test('behavior: past the cap, the oldest LP NFTs are left out (an LP keeps its n
     9n,
   ])
 })
+
+test('behavior: a chain whose DeFi is off (an empty defiProtocols) has no candidates', async () => {
+  const { candidates, total } = await readDefiCandidates({
+    db: t.store.db,
+    chain: {
+      chainId: 1,
+      dexFactories: [],
+      defi: { ...deployment, off: true },
+      unlistedVaults: 'value',
+      deniedVaults: [],
+    },
+    wallet: WALLET,
+    limit: 3,
+  })
+  expect([candidates, total]).toEqual([[], 0])
+})

@@ -38,6 +38,7 @@ export async function readDefiCandidates({
 }): Promise<{ candidates: DefiCandidate[]; total: number }> {
   const { chainId } = chain
   const deployment = defiDeployment(chain)
+  if (deployment.off) return { candidates: [], total: 0 }
   const factories = chain.dexFactories.filter((f) => f.type === 'uniswap_v2').map((f) => f.address)
   const managers = new Map(deployment.v3Managers.map((m) => [m.address, m]))
   const v4Managers = new Map((deployment.v4Managers ?? []).map((m) => [m.positionManager, m]))
