@@ -35,7 +35,7 @@ export function combineDefiChains(results: readonly DefiChainResult[]): DefiAnsw
   if (down.length > 0) {
     warnings.push({
       code: 'CHAIN_UNAVAILABLE',
-      message: `The nodes of these chains did not answer in time; their positions are left out: ${down.join(', ')}.`,
+      message: `The nodes of these chains failed or did not answer in time; their positions are left out: ${down.join(', ')}.`,
       chain_ids: down,
     })
   }
