@@ -3,6 +3,7 @@ import { BaseError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import type { SafeFetchOptions } from '../net/safeFetch.ts'
 import type { Store } from '../store/createStore.ts'
+import { parseDbError, StoreUnavailableError } from '../store/parseDbError.ts'
 import type { NftStandard } from '../store/schema.ts'
 import { fromU256 } from '../store/u256.ts'
 import { sleep } from '../utils/sleep.ts'
@@ -148,7 +149,8 @@ export function createNftMetadataWorker({
   /**
    * `save`, and if the row cannot take what was loaded, the row given up with a fixed
    * message: a token whose row cannot be written would head the due rows forever and hold
-   * back every other. Throws only when that fails too (the store is down).
+   * back every other. Throws when the store is unavailable (the token is tried again), or
+   * when the fallback fails too.
    */
   async function saveOrGiveUp(
     key: Key & { attempts: number },
@@ -157,6 +159,7 @@ export function createNftMetadataWorker({
     try {
       await save(key, outcome)
     } catch (error) {
+      if (parseDbError(error, 'save NFT metadata') instanceof StoreUnavailableError) throw error
       logger.warn(
         { chain_id: key.chain_id, contract: key.contract, err: error },
         'Could not store an NFT metadata outcome; giving the token up',
