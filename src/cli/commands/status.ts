@@ -2,7 +2,7 @@ import type { ScryConfig } from '../../config/types.ts'
 import { createRpcClient } from '../../evm/rpc/createRpcClient.ts'
 import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
-import { type IndexerHolder, readIndexerHolders } from '../../store/readIndexerHolders.ts'
+import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
 import { formatTable } from '../formatTable.ts'
 
 /** One chain's line of `scry status` (also its `--json` item). */
@@ -40,13 +40,47 @@ export async function runStatus({
   try {
     await store.ping()
     const holders = await readIndexerHolders(store)
+    // Every chain the database holds, configured or not (one read).
+    const checkpoints = new Map(
+      (
+        await store.db
+          .selectFrom('checkpoints')
+          .select(['chain_id', 'block_number', 'block_hash'])
+          .orderBy('chain_id')
+          .execute()
+      ).map((r) => [Number(r.chain_id), { block: Number(r.block_number), hash: r.block_hash }]),
+    )
+    const statusOf = (
+      chainId: number,
+      name: string,
+      node: { head: number | null; error?: string; chainId?: number },
+    ): ChainStatus => {
+      const checkpoint = checkpoints.get(chainId)
+      const holder = holders.get(chainId)
+      const indexed = checkpoint?.block ?? null
+      return {
+        chain_id: chainId,
+        name,
+        indexed_block: indexed,
+        indexed_hash: checkpoint?.hash ?? null,
+        node_head: node.head,
+        ...(node.error === undefined ? {} : { node_error: node.error }),
+        ...(node.chainId === undefined ? {} : { node_chain_id: node.chainId }),
+        lag_blocks: node.head !== null && indexed !== null ? node.head - indexed : null,
+        indexer: holder
+          ? {
+              host: holder.host,
+              pid: holder.pid,
+              since: new Date(holder.since * 1000).toISOString(),
+              active: holder.active,
+            }
+          : null,
+        stopped: holder?.stopped ?? null,
+      }
+    }
     const chains = await Promise.all(
-      config.chains.map(async (chain): Promise<ChainStatus> => {
-        const checkpoint = await store.getCheckpoint(chain.chainId)
+      config.chains.map(async (chain) => {
         const rpc = createRpcClient({ urls: chain.rpc, retryCount: 1, timeoutMs: 5_000 })
-        let head: number | null = null
-        let nodeError: string | undefined
-        let nodeChain: number | undefined
         try {
           // Another chain's node would give a head that means nothing here (`scry start`
           // refuses it the same way).
@@ -54,56 +88,33 @@ export async function runStatus({
             rpc.request<string>({ method: 'eth_chainId' }),
             rpc.request<string>({ method: 'eth_blockNumber' }),
           ])
-          if (Number(BigInt(id)) === chain.expectedChainId) head = Number(BigInt(block))
-          else {
-            nodeChain = Number(BigInt(id))
-            nodeError = `the node is chain ${nodeChain}, not ${chain.expectedChainId}`
-          }
+          const nodeChain = Number(BigInt(id))
+          return nodeChain === chain.expectedChainId
+            ? statusOf(chain.chainId, chain.name, { head: Number(BigInt(block)) })
+            : statusOf(chain.chainId, chain.name, {
+                head: null,
+                error: `the node is chain ${nodeChain}, not ${chain.expectedChainId}`,
+                chainId: nodeChain,
+              })
         } catch (error) {
-          nodeError = error instanceof BaseError ? error.shortMessage : String(error)
+          const message = error instanceof BaseError ? error.shortMessage : String(error)
+          return statusOf(chain.chainId, chain.name, { head: null, error: message })
         } finally {
           rpc.close()
-        }
-        const indexed = checkpoint?.blockNumber ?? null
-        const holder = holders.get(chain.chainId)
-        return {
-          chain_id: chain.chainId,
-          name: chain.name,
-          indexed_block: indexed,
-          indexed_hash: checkpoint?.blockHash ?? null,
-          node_head: head,
-          ...(nodeError === undefined ? {} : { node_error: nodeError }),
-          ...(nodeChain === undefined ? {} : { node_chain_id: nodeChain }),
-          lag_blocks: head !== null && indexed !== null ? head - indexed : null,
-          indexer: holder ? holderOf(holder) : null,
-          stopped: holder?.stopped ?? null,
         }
       }),
     )
     // Chains the database holds but no RPC URL here names: shown, and said (no lag known).
     const configured = new Set(config.chains.map((c) => c.chainId))
-    const others = await store.db
-      .selectFrom('checkpoints')
-      .select(['chain_id', 'block_number', 'block_hash'])
-      .orderBy('chain_id')
-      .execute()
-    const unconfigured: ChainStatus[] = others
-      .filter((r) => !configured.has(Number(r.chain_id)))
-      .map((r) => {
-        const chainId = Number(r.chain_id)
-        const holder = holders.get(chainId)
-        return {
-          chain_id: chainId,
-          name: config.catalogue.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
-          indexed_block: Number(r.block_number),
-          indexed_hash: r.block_hash,
-          node_head: null,
-          node_error: NO_RPC,
-          lag_blocks: null,
-          indexer: holder ? holderOf(holder) : null,
-          stopped: holder?.stopped ?? null,
-        }
-      })
+    const unconfigured = [...checkpoints.keys()]
+      .filter((chainId) => !configured.has(chainId))
+      .map((chainId) =>
+        statusOf(
+          chainId,
+          config.catalogue.find((c) => c.chainId === chainId)?.name ?? `chain_${chainId}`,
+          { head: null, error: NO_RPC },
+        ),
+      )
     chains.push(...unconfigured)
     process.stdout.write(json ? `${JSON.stringify({ chains })}\n` : formatStatus(chains))
     for (const c of unconfigured) {
@@ -113,7 +124,7 @@ export async function runStatus({
     }
     const silent = chains
       .filter((c) => c.node_head === null && c.node_chain_id === undefined)
-      .filter((c) => !unconfigured.includes(c))
+      .filter((c) => c.node_error !== NO_RPC)
       .map(label)
     for (const c of chains) {
       if (c.node_chain_id === undefined) continue
@@ -139,13 +150,6 @@ export async function runStatus({
 const NO_RPC = 'no RPC URL given'
 
 const label = (c: ChainStatus) => `${c.name} (${c.chain_id})`
-
-const holderOf = (holder: IndexerHolder): ChainStatus['indexer'] => ({
-  host: holder.host,
-  pid: holder.pid,
-  since: new Date(holder.since * 1000).toISOString(),
-  active: holder.active,
-})
 
 function formatStatus(chains: readonly ChainStatus[]): string {
   if (chains.length === 0) {
