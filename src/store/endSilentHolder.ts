@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Store } from './createStore.ts'
-import { LEASE_APPLICATION, leaseKey } from './leaseKey.ts'
+import { HELD_ADVISORY_LOCKS, LEASE_APPLICATION, leaseKey } from './leaseKey.ts'
 
 export type SilentHolder = { host: string; pid: number; silentSeconds: number }
 
@@ -22,9 +22,7 @@ export async function endSilentHolder(
     select r.host, r.pid, extract(epoch from now())::bigint - r.node_head_at as silent,
       pg_terminate_backend(l.pid) as ended
     from indexer_leases r
-    join pg_locks l on l.locktype = 'advisory' and l.granted and l.objsubid = 1
-      and l.database = (select oid from pg_database where datname = current_database())
-      and ((l.classid::bigint << 32) | l.objid::bigint) = ${leaseKey(chainId).toString()}::bigint
+    join ${HELD_ADVISORY_LOCKS} l on l.key = ${leaseKey(chainId).toString()}::bigint
     -- An indexer's lock session, never \`scry reset-chain\`'s (which holds the same lock).
     join pg_stat_activity a on a.pid = l.pid and a.application_name = ${LEASE_APPLICATION}
     where r.chain_id = ${chainId} and r.node_head_at is not null

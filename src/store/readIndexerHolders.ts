@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Store } from './createStore.ts'
-import { leaseKey } from './leaseKey.ts'
+import { HELD_ADVISORY_LOCKS, leaseKey } from './leaseKey.ts'
 
 export type IndexerHolder = {
   host: string
@@ -37,12 +37,7 @@ export async function readIndexerHolders(
     .select(sql<number>`extract(epoch from now())::bigint`.as('now'))
     .execute()
   const locks = await sql<{ key: string }>`
-    select ((classid::bigint << 32) | objid::bigint)::text as key
-    from pg_locks where locktype = 'advisory' and granted and objsubid = 1
-      and database = (select oid from pg_database where datname = current_database())`.execute(
-    store.db,
-  )
-  // Advisory locks are the server's: another Scry database on it holds the same keys.
+    select key::text as key from ${HELD_ADVISORY_LOCKS} as l`.execute(store.db)
   const held = new Set(locks.rows.map((r) => r.key))
   return new Map(
     rows.map((r) => [
