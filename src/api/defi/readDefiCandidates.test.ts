@@ -43,19 +43,17 @@ afterAll(async () => {
   await t?.drop()
 })
 
-test('behavior: past the cap, the oldest LP NFTs are left out (an LP keeps its newest open)', async () => {
-  const { candidates, total } = await readDefiCandidates({
+/** The wallet's candidates on chain 1 with `defi` deployed, at most 3. */
+const candidatesOf = (defi: DefiDeployment) =>
+  readDefiCandidates({
     db: t.store.db,
-    chain: {
-      chainId: 1,
-      dexFactories: [],
-      defi: deployment,
-      unlistedVaults: 'value',
-      deniedVaults: [],
-    },
+    chain: { chainId: 1, dexFactories: [], defi, unlistedVaults: 'value', deniedVaults: [] },
     wallet: WALLET,
     limit: 3,
   })
+
+test('behavior: past the cap, the oldest LP NFTs are left out (an LP keeps its newest open)', async () => {
+  const { candidates, total } = await candidatesOf(deployment)
   expect(total).toBe(5)
   expect(candidates.map((c) => (c.type === 'uniswap_v3' ? c.tokenId : c.type))).toEqual([
     300n,
@@ -65,17 +63,6 @@ test('behavior: past the cap, the oldest LP NFTs are left out (an LP keeps its n
 })
 
 test('behavior: a chain whose DeFi is off (an empty defiProtocols) has no candidates', async () => {
-  const { candidates, total } = await readDefiCandidates({
-    db: t.store.db,
-    chain: {
-      chainId: 1,
-      dexFactories: [],
-      defi: { ...deployment, off: true },
-      unlistedVaults: 'value',
-      deniedVaults: [],
-    },
-    wallet: WALLET,
-    limit: 3,
-  })
+  const { candidates, total } = await candidatesOf({ ...deployment, off: true })
   expect([candidates, total]).toEqual([[], 0])
 })
