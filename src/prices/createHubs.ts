@@ -181,16 +181,20 @@ export function createHubs({
    * only ever adds a check. Filed again whenever a side moves otherwise (`updateHubs`).
    */
   function key(hub: Hub, address: Address) {
-    const stamp = ++keying
-    hub.keyedAt.set(address, stamp)
     const pool = pools.get(address)
     const in0 = pool !== undefined && below(pool.token0, hub.node)
     const in1 = pool !== undefined && below(pool.token1, hub.node)
     if (!pool || in0 === in1) {
-      hub.crossing.delete(address)
-      hub.anchored.delete(address)
+      // Entries are only ever filed for a crossing pool (and `anchored` is among those): one
+      // that was not crossing has none to make stale.
+      if (hub.crossing.delete(address)) {
+        hub.keyedAt.set(address, ++keying)
+        hub.anchored.delete(address)
+      }
       return
     }
+    const stamp = ++keying
+    hub.keyedAt.set(address, stamp)
     const inner = in0 ? pool.token0 : pool.token1
     const outer = in0 ? pool.token1 : pool.token0
     hub.crossing.set(address, inner)
@@ -349,8 +353,9 @@ export function createHubs({
     for (const token of new Set([...rerouted, ...moved])) {
       filedAt.set(token, ++filing)
       const node = routes.get(token)
-      if (!node) continue
-      for (let a = node.parent; a; a = routes.get(a)?.parent ?? null) {
+      if (!node || hubs.size === 0) continue
+      // Up the parents' nodes (`up` is current for a node in the tree).
+      for (let a = node.parent, n = node.up; a !== null && n !== null; a = n.parent, n = n.up) {
         const hub = hubs.get(a)
         if (hub) file(hub, token, node)
       }

@@ -199,8 +199,9 @@ export function createPriceRoutes({
    * taking it would make a cycle.
    */
   const routesThrough = (token: Address, via: Address) => {
-    for (let t: Address | null = token; t !== null; t = routes.get(t)?.parent ?? null)
-      if (t === via) return true
+    if (token === via) return true
+    // Up the parents' nodes (`up` is current for a node in the tree): one lookup, not one a hop.
+    for (let n = routes.get(token); n; n = n.up ?? undefined) if (n.parent === via) return true
     return false
   }
   /** What the anchor sizes and the hubs read of the tree and the pools. */
@@ -241,7 +242,10 @@ export function createPriceRoutes({
   return {
     setPool(address, pool) {
       const old = pools.get(address)
-      if (old) {
+      // A pool's tokens never change: a new state of a known pool keeps its links (taking a
+      // pool out of WETH's set of thousands and putting it back is most of a swap's cost).
+      const same = old && pool && old.token0 === pool.token0 && old.token1 === pool.token1
+      if (old && !same) {
         unlink(old.token0, address, old.token1)
         unlink(old.token1, address, old.token0)
         changedTokens.add(old.token0).add(old.token1)
@@ -249,8 +253,10 @@ export function createPriceRoutes({
       if (pool) {
         changedTokens.add(pool.token0).add(pool.token1)
         pools.set(address, pool)
-        link(pool.token0, address, pool.token1)
-        link(pool.token1, address, pool.token0)
+        if (!same) {
+          link(pool.token0, address, pool.token1)
+          link(pool.token1, address, pool.token0)
+        }
       } else pools.delete(address)
       changedPools.add(address)
     },
@@ -423,11 +429,14 @@ export function createPriceRoutes({
       for (const token of changedTokens) if (anchorSet.has(token)) sizeAnchors.add(token)
       changedTokens.clear()
       // Hubs first: their bounds were filed at the end of the last call, before anything
-      // below them moved in this one.
-      const order = [...changedPools].sort(
-        (a, b) =>
-          Number(hubs.has(users.get(b) as Address)) - Number(hubs.has(users.get(a) as Address)),
-      )
+      // below them moved in this one. Otherwise in the order the pools changed.
+      const hubPools: Address[] = []
+      const otherPools: Address[] = []
+      for (const address of changedPools) {
+        const user = users.get(address)
+        ;(user !== undefined && hubs.has(user) ? hubPools : otherPools).push(address)
+      }
+      const order = hubPools.concat(otherPools)
       for (const address of order) {
         const pool = pools.get(address)
         const d0 = pool && decimals.get(pool.token0)
