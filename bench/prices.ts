@@ -4,7 +4,10 @@
  * some with USDC, some with each other) go into the indexer's price graph
  * (`createPriceGraph`, over a fresh SQLite store) as one batch; then batches of swaps spread
  * uniformly over all pools move reserves, and each batch's `update` is timed and its price
- * rows counted (the token_prices and token_price_hours changes the batch would write).
+ * rows counted (the token_prices and token_price_hours changes the batch would write). Also
+ * printed: the process's CPU time per batch (the figure to read on a shared machine), and the
+ * wall time per distinct pool a batch swapped in (with 20 pools, 20 uniform swaps touch ~13
+ * pools a batch, with 20,000 pools 20: per batch, the large chain has more to do).
  *
  * Env: BENCH_POOLS (comma-separated pool counts, default 20,20000), BENCH_BATCHES (default
  * 500), BENCH_SWAPS (swaps per batch, default 20), BENCH_HUB=1 (every batch also swaps in the
@@ -31,6 +34,10 @@ type Result = {
   pools: number
   tokens: number
   msPerBatch: number[]
+  /** CPU time of the process (user + system) over each batch's `update`. */
+  cpuMsPerBatch: number[]
+  /** Distinct pools each batch swapped in. */
+  touchedPerBatch: number[]
   rowsPerBatch: number[]
   hubBatches: number
   hubRows: number[]
@@ -201,6 +208,8 @@ async function measure({
     graph.update({ pools: rows, decimals, blockNumber: 1, blockTime: 3600 })
 
     const msPerBatch: number[] = []
+    const cpuMsPerBatch: number[] = []
+    const touchedPerBatch: number[] = []
     const rowsPerBatch: number[] = []
     const hubRows: number[] = []
     let hubBatches = 0
@@ -212,6 +221,7 @@ async function measure({
         touched.set(i, moved)
       }
       for (const [i, row] of touched) rows[i] = row
+      const cpu = process.cpuUsage()
       const started = performance.now()
       const changes = graph.update({
         pools: [...touched.values()],
@@ -220,13 +230,25 @@ async function measure({
         blockTime: 3600 + 12 * (b + 1),
       })
       msPerBatch.push(performance.now() - started)
+      const used = process.cpuUsage(cpu)
+      cpuMsPerBatch.push((used.user + used.system) / 1000)
+      touchedPerBatch.push(touched.size)
       rowsPerBatch.push(changes.length)
       if (touched.has(0)) {
         hubBatches++
         hubRows.push(changes.length)
       }
     }
-    return { pools: count, tokens: decimals.size, msPerBatch, rowsPerBatch, hubBatches, hubRows }
+    return {
+      pools: count,
+      tokens: decimals.size,
+      msPerBatch,
+      cpuMsPerBatch,
+      touchedPerBatch,
+      rowsPerBatch,
+      hubBatches,
+      hubRows,
+    }
   } finally {
     await store.close()
     rmSync(dir, { recursive: true, force: true })
@@ -265,10 +287,17 @@ async function main(): Promise<void> {
     'max',
     'hub batches',
     'rows then',
+    'cpu ms/batch mean',
+    'p50',
+    'pools touched mean',
+    'µs/pool touched mean',
+    'p50',
   ]
   console.log(header.join(' | '))
   for (const pools of counts) {
     const r = await measure({ pools, batches, swaps, hub, seed })
+    // Wall time per distinct pool swapped: with 20 pools, 20 swaps land on ~13 of them.
+    const perPool = r.msPerBatch.map((ms, i) => (1000 * ms) / r.touchedPerBatch[i]!)
     console.log(
       [
         r.pools,
@@ -282,6 +311,11 @@ async function main(): Promise<void> {
         Math.max(...r.rowsPerBatch),
         r.hubBatches,
         r.hubBatches === 0 ? '-' : mean(r.hubRows).toFixed(0),
+        mean(r.cpuMsPerBatch).toFixed(3),
+        quantile(r.cpuMsPerBatch, 0.5).toFixed(3),
+        mean(r.touchedPerBatch).toFixed(1),
+        mean(perPool).toFixed(2),
+        quantile(perPool, 0.5).toFixed(2),
       ].join(' | '),
     )
   }
