@@ -41,13 +41,18 @@ export type PriceGraph = {
    */
   update(args: {
     pools: readonly PoolTable[]
-    /** Decimals of tokens first seen in the batch (not in the store yet). */
+    /**
+     * Decimals of the pools' tokens that the graph lacks (`hasDecimals`): a pool whose token's
+     * decimals it never got prices nothing until the next load.
+     */
     decimals: ReadonlyMap<Address, number>
     blockNumber: number
     blockTime: number
   }): StateChange[]
   /** Prices after the last updated batch; `native` is priced as the wrapped native token. */
   priceOf: BatchPriceOf
+  /** Whether the graph has the token's decimals (from a load or an update). */
+  hasDecimals(token: Address): boolean
 }
 
 export function createPriceGraph({
@@ -124,6 +129,7 @@ export function createPriceGraph({
       }
       return changes
     },
+    hasDecimals: (token) => routes.hasDecimals(token),
     priceOf(asset) {
       const token = asset === 'native' ? chain.wrappedNative : asset
       return token ? routes.route(token) : undefined

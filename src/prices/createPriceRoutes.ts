@@ -85,6 +85,8 @@ export type PriceRoutes = {
   setPool(address: Address, pool: PricingPool | null): void
   /** A token's decimals became known (pools through it may become usable). */
   setDecimals(token: Address, decimals: number): void
+  /** Whether `setDecimals` gave this token's decimals. */
+  hasDecimals(token: Address): boolean
   /**
    * Applies the changes since the last call. Returns every token whose relative price,
    * parent, pool or pool size (in the parent's units) moved (undefined: no longer priced) and
@@ -269,6 +271,7 @@ export function createPriceRoutes({
         if (pool) changedTokens.add(pool.token0).add(pool.token1)
       }
     },
+    hasDecimals: (token) => decimals.has(token),
     settle() {
       const dirty = new Set<Address>()
       const heap = createMaxHeap<Candidate>(better)

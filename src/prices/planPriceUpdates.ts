@@ -3,6 +3,7 @@ import type { ContractCall } from '../evm/read/readAtBlock.ts'
 import type { RpcClient } from '../evm/rpc/createRpcClient.ts'
 import type { Address, Hex } from '../evm/types.ts'
 import type { Store } from '../store/createStore.ts'
+import type { PoolTable } from '../store/schema.ts'
 import type { StateChange } from '../store/stateTables.ts'
 import type { PriceGraph, PriceGraphChain } from './createPriceGraph.ts'
 import { planPoolUpdates } from './planPoolUpdates.ts'
@@ -22,7 +23,7 @@ export type PricePlan = {
     blockHash?: Hex | undefined
     blockTime: number
     results: readonly (Hex | undefined)[]
-    /** Decimals of tokens first seen in this batch (not in the store yet). */
+    /** Decimals of the tokens this batch touched or first saw (the new ones not in the store yet). */
     batchDecimals: ReadonlyMap<Address, number>
     signal?: AbortSignal | undefined
   }): Promise<StateChange[]>
@@ -80,7 +81,7 @@ export async function planPriceUpdates({
       changes.push(
         ...graph.update({
           pools: updated,
-          decimals: batchDecimals,
+          decimals: await poolDecimals({ state, chainId, graph, pools: updated, batchDecimals }),
           blockNumber: Number(blockNumber),
           blockTime,
         }),
@@ -88,4 +89,43 @@ export async function planPriceUpdates({
       return changes
     },
   }
+}
+
+/**
+ * Decimals of the pools' tokens that the graph lacks: from the batch where it has them, else
+ * from the store (the token was seen in an earlier batch, one that touched no pool: a pair
+ * created, funded and minted in blocks of their own, without the token itself moving in the
+ * last). Only pools' tokens: the graph keeps what it is given for as long as it runs.
+ */
+async function poolDecimals({
+  state,
+  chainId,
+  graph,
+  pools,
+  batchDecimals,
+}: {
+  state: Pick<Store, 'readState'>
+  chainId: number
+  graph: PriceGraph
+  pools: readonly PoolTable[]
+  batchDecimals: ReadonlyMap<Address, number>
+}): Promise<Map<Address, number>> {
+  const out = new Map<Address, number>()
+  const missing = new Set<Address>()
+  for (const pool of pools) {
+    for (const token of [pool.token0, pool.token1] as (Address | null)[]) {
+      if (token === null || graph.hasDecimals(token)) continue
+      const d = batchDecimals.get(token)
+      if (d !== undefined) out.set(token, d)
+      else missing.add(token)
+    }
+  }
+  if (missing.size === 0) return out
+  const rows = await state.readState({
+    table: 'tokens',
+    chainId,
+    keys: [...missing].map((address) => ({ address })),
+  })
+  for (const t of rows) if (t.decimals !== null) out.set(t.address as Address, t.decimals)
+  return out
 }

@@ -1,4 +1,4 @@
-import { type Abi, type Address, erc20Abi, parseEther } from 'viem'
+import { type Abi, type Address, erc20Abi, parseAbi, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ChainConfig } from '../../src/config/types.ts'
 import { loadArtifact } from '../../src/dev/artifacts.ts'
@@ -325,6 +325,56 @@ describe('prices move with the pools', () => {
     } finally {
       await run.stop().catch(() => undefined)
       await late.drop()
+    }
+  })
+
+  test('a pair created, funded and minted in batches of their own prices its new token', async () => {
+    // The token first moves in a batch that touches no pool; the pool's Sync comes in a batch
+    // where the token itself does not move: the graph must get its decimals from the store.
+    const fresh = await w.token('Fresh', 'FRSH', 18)
+    await w.send({
+      to: fresh,
+      abi: parseAbi(['function mint(address to, uint256 amount)']),
+      functionName: 'mint',
+      args: [w.deployer, 10n ** 24n],
+    })
+    await synced()
+    const factoryAbi = loadArtifact('UniswapV2Factory').abi
+    await w.send({
+      to: w.v2Factory,
+      abi: factoryAbi,
+      functionName: 'createPair',
+      args: [fresh, w.usdc],
+    })
+    await synced()
+    const pair = (
+      (await w.pub.readContract({
+        address: w.v2Factory,
+        abi: factoryAbi,
+        functionName: 'getPair',
+        args: [fresh, w.usdc],
+      })) as string
+    ).toLowerCase() as Address
+    // 1,000 FRSH against 20,000 USDC: $20 each, a $40,000 pool.
+    await w.send({
+      to: fresh,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [pair, 1_000n * 10n ** 18n],
+    })
+    await w.send({
+      to: w.usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [pair, 20_000n * 10n ** 6n],
+    })
+    await synced()
+    await w.send({ to: pair, abi: v2Pair, functionName: 'mint', args: [w.deployer] })
+    await synced()
+    for (const s of sides) {
+      const info = await tokenInfo(s.api, fresh)
+      within(info.price_usd, 20, 1e-9)
+      within(info.pool_size, 40_000, 1e-9)
     }
   })
 

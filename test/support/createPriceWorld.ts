@@ -55,6 +55,8 @@ export type PriceWorld = {
     dustUsdcV2: Address
     rogueTkaUsdc: Address
   }
+  /** Deploys another mintable ERC20 (compiled `DemoERC20`) from the deployer. */
+  token(name: string, symbol: string, decimals: number): Promise<Address>
   /** Sends a transaction from `from` (default deployer) and waits for its receipt. */
   send(args: {
     to: Address
@@ -299,6 +301,7 @@ export async function createPriceWorld(anvil: Anvil): Promise<PriceWorld> {
       dustUsdcV2: await pair(v2Factory, dust, usdc),
       rogueTkaUsdc: await pair(rogueFactory, tka, usdc),
     },
+    token,
     send,
   }
 }
