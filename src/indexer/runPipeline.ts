@@ -200,7 +200,8 @@ export async function runPipeline({
           // The node moved between calls of one window: fetch again.
           if (blocks[i]?.parentHash !== blocks[i - 1]?.hash) return { type: 'moved' }
         }
-        const batches = splitWindow(blocks, chain.batchTransactions)
+        // On a chain with prices, no batch spans an hour's start (its price is that hour's).
+        const batches = splitWindow(blocks, chain.batchTransactions, chain.dexFactories.length > 0)
         for (const batch of batches) {
           const bounds =
             batches.length === 1

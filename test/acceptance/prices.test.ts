@@ -421,6 +421,34 @@ describe('prices move with the pools', () => {
       ])
     }
   })
+
+  test('a backfill answers historical prices as the indexer that followed the chain did', async () => {
+    // The chain now spans ~27 hours (the test above); indexed from block 0 in the default
+    // windows, batches must not span an hour's start, or the earlier hours lose their points.
+    const late = await createTestStore('sqlite')
+    const run = runIndexer({
+      indexer: createChainIndexer({ chain, store: late.store, logger: silentLogger() }),
+      store: late.store,
+    })
+    const api = await createTestApi({ store: late.store, chains: [chain] })
+    try {
+      const head = Number(await w.pub.getBlockNumber({ cacheTime: 0 }))
+      await run.synced({ block: head, timeoutMs: 60_000 })
+      for (const token of [w.tka, w.tkb, w.weth, w.usdc]) {
+        for (const query of ['&historical_prices=1,2,3', '&historical_prices=24,26']) {
+          const followed = await tokenInfo(sides[0]!.api, token, query)
+          expect(followed.historical_prices.length).toBeGreaterThan(0)
+          expect((await tokenInfo(api, token, query)).historical_prices, token).toEqual(
+            followed.historical_prices,
+          )
+        }
+      }
+    } finally {
+      await api.close()
+      await run.stop().catch(() => undefined)
+      await late.drop()
+    }
+  })
 })
 
 describe('swaps', () => {
