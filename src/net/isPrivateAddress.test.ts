@@ -60,10 +60,25 @@ test('behavior: IPv6 forms that embed an IPv4 address are judged by it', () => {
     '64:ff9b::10.0.0.1',
     '2002:c0a8:0101::1',
     '0:0:0:0:0:ffff:192.168.0.1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:10.0.0.1',
+    '64:ff9b:1::7f00:1',
+    '64:ff9b:1:2::8.8.8.8',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '2001::1',
+    '2001:1ff::1',
+    '192.88.99.1',
   ]) {
     expect([ip, isPrivateAddress(ip)]).toEqual([ip, true])
   }
-  for (const ip of ['::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:0808:0808::1']) {
+  for (const ip of [
+    '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:0808:0808::1',
+    '2001:200::1',
+    '192.88.98.1',
+  ]) {
     expect([ip, isPrivateAddress(ip)]).toEqual([ip, false])
   }
 })

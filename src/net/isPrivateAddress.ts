@@ -4,8 +4,11 @@ import { isIP } from 'node:net'
  * True for an address a server-side fetch must not reach unless the operator allows it:
  * unspecified, loopback, private (RFC 1918), CGNAT (100.64/10), link-local, unique-local
  * (fc00::/7), multicast, reserved and benchmark ranges, and IPv6 forms that embed such an
- * IPv4 address (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4
- * 2002::/16). Anything that is not an IP address is treated as private (refused).
+ * IPv4 address (mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d, compatible ::a.b.c.d,
+ * NAT64 64:ff9b::/96, 6to4 2002::/16). Local-use NAT64 (64:ff9b:1::/48), the IETF protocol
+ * block 2001::/23 (Teredo's 2001::/32 among it: a tunnel to an IPv4 address it hides) and the
+ * 6to4 relay anycast 192.88.99.0/24 are refused whole. Anything that is not an IP address is
+ * treated as private (refused).
  */
 export function isPrivateAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')
@@ -33,6 +36,7 @@ function isPrivateV4([a = 0, b = 0, c = 0]: number[]): boolean {
     (a === 192 && b === 168) ||
     (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
     (a === 192 && b === 0 && c === 2) || // TEST-NET-1
+    (a === 192 && b === 88 && c === 99) || // 6to4 relay anycast
     (a === 198 && (b === 18 || b === 19)) || // benchmarking
     (a === 198 && b === 51 && c === 100) || // TEST-NET-2
     (a === 203 && b === 0 && c === 113) || // TEST-NET-3
@@ -71,10 +75,13 @@ function isPrivateV6(g: number[]): boolean {
   if (zeroTo(8)) return true // ::
   if (zeroTo(7) && g7 === 1) return true // ::1
   if (zeroTo(5) && g5 === 0xffff) return isPrivateV4(embedded()) // mapped
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return isPrivateV4(embedded()) // translated
   if (zeroTo(6)) return isPrivateV4(embedded()) // compatible (deprecated)
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     return isPrivateV4(embedded()) // NAT64
   }
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true // local-use NAT64
+  if (g0 === 0x2001 && g1 < 0x0200) return true // IETF protocol assignments, Teredo
   if (g0 === 0x2002) return isPrivateV4([g1 >> 8, g1 & 0xff, g2 >> 8, g2 & 0xff]) // 6to4
   if ((g0 & 0xffc0) === 0xfe80) return true // link-local
   if ((g0 & 0xffc0) === 0xfec0) return true // site-local (deprecated)
