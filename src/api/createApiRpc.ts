@@ -40,6 +40,7 @@ export function createApiRpc({
         retryCount: 2,
         maxRetryDelayMs: 1_000,
         logger: logger.child({ chain_id: chainId, component: 'api_rpc' }),
+        chainId: chain.expectedChainId,
       })
       clients.set(chainId, client)
       return client

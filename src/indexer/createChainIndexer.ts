@@ -4,6 +4,7 @@ import { probeStoredTokens } from '../defi/probeStoredTokens.ts'
 import { detectCapabilities } from '../evm/fetch/detectCapabilities.ts'
 import { findGenesisAccounts, type GenesisAccounts } from '../evm/genesis/findGenesisAccounts.ts'
 import { createRpcClient, type RpcClient } from '../evm/rpc/createRpcClient.ts'
+import { RpcWrongChainError } from '../evm/rpc/errors.ts'
 import { watchNewHeads } from '../evm/rpc/watchNewHeads.ts'
 import { ConfigError, FatalIndexerError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
@@ -65,6 +66,7 @@ export function createChainIndexer({
       urls: chain.rpc,
       batchSize: chain.rpcBatchSize,
       logger: log,
+      chainId: chain.expectedChainId,
     })
   const view = createStateView({ store })
   const sizer = createWindowSizer(chain)
@@ -73,15 +75,28 @@ export function createChainIndexer({
   let seq = 0
   const nextSeq = () => ++seq
 
+  /**
+   * Every node of the chain serves it: the one that answers first, and each backup that
+   * answers now (one that does not is checked by the client before its first use).
+   */
   async function checkNode(signal: AbortSignal): Promise<void> {
-    const reported = Number(
-      BigInt(await rpc.request<string>({ method: 'eth_chainId' }, { signal })),
+    let reported: number | undefined
+    try {
+      reported = Number(BigInt(await rpc.request<string>({ method: 'eth_chainId' }, { signal })))
+    } catch (error) {
+      // Every node left answers another chain: named below.
+      if (!(error instanceof RpcWrongChainError)) throw error
+    }
+    const nodes = ((await rpc.checkChainIds?.(signal)) ?? []).map(
+      (w) => `the node at ${redactUrl(w.url)} is chain ${w.chainId}`,
     )
-    if (reported !== chain.expectedChainId) {
-      throw new ConfigError(
-        `Chain ${chainId}: the node at ${chain.rpc.map(redactUrl).join(', ')} is chain ${reported}.`,
-        { details: `Point --rpc ${chainId}=… at a node of chain ${chainId}.` },
-      )
+    if (reported !== undefined && reported !== chain.expectedChainId) {
+      nodes.push(`the node at ${chain.rpc.map(redactUrl).join(', ')} is chain ${reported}`)
+    }
+    if (nodes.length > 0) {
+      throw new ConfigError(`Chain ${chainId}: ${nodes.join('; ')}.`, {
+        details: `Point every --rpc ${chainId}=… at a node of chain ${chainId}.`,
+      })
     }
   }
 

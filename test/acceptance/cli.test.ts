@@ -73,8 +73,31 @@ describe('scry CLI', () => {
     ])
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(
-      `error: Chain 1: the node at ${anvil.rpcUrl} is chain 8453.\nPoint --rpc 1=… at a node of chain 1.\n`,
+      `error: Chain 1: the node at ${anvil.rpcUrl} is chain 8453.\nPoint every --rpc 1=… at a node of chain 1.\n`,
     )
+    // A backup of another chain is refused too, before it could be failed over to.
+    const other = await startAnvil({ chainId: 1 })
+    try {
+      const backup = await scry([
+        'start',
+        '--port',
+        '0',
+        '--rpc',
+        `8453=${anvil.rpcUrl}`,
+        '--rpc',
+        `8453=${other.rpcUrl}`,
+        '--database',
+        join(dir, 'b.sqlite'),
+        '--log-level',
+        'silent',
+      ])
+      expect(backup.code).toBe(1)
+      expect(backup.stderr).toBe(
+        `error: Chain 8453: the node at ${other.rpcUrl} is chain 1.\nPoint every --rpc 8453=… at a node of chain 8453.\n`,
+      )
+    } finally {
+      await other.stop()
+    }
   })
 
   test('behavior: on PostgreSQL without autovacuum, start warns (and only then)', async () => {

@@ -3,6 +3,7 @@ import { createRpcClient } from '../../evm/rpc/createRpcClient.ts'
 import { BaseError } from '../../internal/errors.ts'
 import { createStore } from '../../store/createStore.ts'
 import { readIndexerHolders } from '../../store/readIndexerHolders.ts'
+import { redactUrl } from '../../utils/redactUrl.ts'
 import { formatTable } from '../formatTable.ts'
 
 /** One chain's line of `scry status` (also its `--json` item). */
@@ -80,21 +81,29 @@ export async function runStatus({
     }
     const chains = await Promise.all(
       config.chains.map(async (chain) => {
-        const rpc = createRpcClient({ urls: chain.rpc, retryCount: 1, timeoutMs: 5_000 })
+        const rpc = createRpcClient({
+          urls: chain.rpc,
+          retryCount: 1,
+          timeoutMs: 5_000,
+          chainId: chain.expectedChainId,
+        })
         try {
-          // Another chain's node would give a head that means nothing here (`scry start`
-          // refuses it the same way).
-          const [id, block] = await Promise.all([
-            rpc.request<string>({ method: 'eth_chainId' }),
-            rpc.request<string>({ method: 'eth_blockNumber' }),
-          ])
-          const nodeChain = Number(BigInt(id))
-          return nodeChain === chain.expectedChainId
+          // Another chain's node would give a head that means nothing here, and a backup of
+          // another chain is never used (`scry start` refuses both).
+          const wrong = await rpc.checkChainIds!()
+          const block =
+            wrong.length === 0 && (await rpc.request<string>({ method: 'eth_blockNumber' }))
+          return block
             ? statusOf(chain.chainId, chain.name, { head: Number(BigInt(block)) })
             : statusOf(chain.chainId, chain.name, {
                 head: null,
-                error: `the node is chain ${nodeChain}, not ${chain.expectedChainId}`,
-                chainId: nodeChain,
+                error: wrong
+                  .map(
+                    (w) =>
+                      `the node at ${redactUrl(w.url)} is chain ${w.chainId}, not ${chain.expectedChainId}`,
+                  )
+                  .join('; '),
+                chainId: wrong[0]!.chainId,
               })
         } catch (error) {
           const message = error instanceof BaseError ? error.shortMessage : String(error)

@@ -4,17 +4,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFaultProxy } from '../../../test/support/createFaultProxy.ts'
 import { freePort } from '../../../test/support/freePort.ts'
 import { createRpcClient } from './createRpcClient.ts'
-import { RpcResponseError, RpcUnavailableError } from './errors.ts'
+import { RpcResponseError, RpcUnavailableError, RpcWrongChainError } from './errors.ts'
 import { isMethodUnsupported } from './shouldRetry.ts'
 
 // Small local launcher; the shared one will live in src/dev/.
 const anvilBin = 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil'
 
-async function startAnvil() {
+async function startAnvil(chainId?: number) {
   const port = await freePort()
-  const child: ChildProcess = spawn(anvilBin, ['--port', String(port), '--silent'], {
-    stdio: 'ignore',
-  })
+  const args = ['--port', String(port), '--silent']
+  if (chainId !== undefined) args.push('--chain-id', String(chainId))
+  const child: ChildProcess = spawn(anvilBin, args, { stdio: 'ignore' })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 200; i++) {
     try {
@@ -126,6 +126,42 @@ describe('request', () => {
     const dead = `http://127.0.0.1:${await freePort()}/key`
     const client = createRpcClient({ urls: [dead, anvil.url] })
     expect(await client.request({ method: 'eth_chainId' })).toBe('0x7a69')
+  })
+
+  test('behavior: with chainId, an endpoint of another chain is never used, and named', async () => {
+    const other = await startAnvil(8453)
+    try {
+      const counted = await startServer(
+        (body, response) => void forwardTo(other.url, body, response),
+      )
+      const dead = `http://127.0.0.1:${await freePort()}`
+      // First in order, but another chain: the next one answers.
+      const client = createRpcClient({ urls: [counted.url, anvil.url], chainId: 31337 })
+      expect(await client.request({ method: 'eth_blockNumber' })).toMatch(/^0x/)
+      expect(await client.checkChainIds!()).toEqual([{ url: counted.url, chainId: 8453 }])
+      expect(counted.requests()).toBe(1) // its eth_chainId only
+      // The right node down and a backup of another chain: unavailable, never the backup's answer.
+      const failover = createRpcClient({
+        urls: [dead, counted.url],
+        chainId: 31337,
+        retryCount: 3,
+        retryDelayMs: 1,
+      })
+      await expect(failover.request({ method: 'eth_blockNumber' })).rejects.toBeInstanceOf(
+        RpcUnavailableError,
+      )
+      expect(counted.requests()).toBe(2)
+      // Only nodes of another chain: said so.
+      const wrong = createRpcClient({ urls: [other.url], chainId: 31337 })
+      const error = await wrong.request({ method: 'eth_blockNumber' }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(RpcWrongChainError)
+      expect(normalise(error, [other.port])).toMatch(
+        /^The node at http:\/\/127\.0\.0\.1:PORT is chain 8453, not 31337/,
+      )
+      counted.close()
+    } finally {
+      other.stop()
+    }
   })
 
   test('behavior: a failing endpoint is demoted', async () => {

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events'
 import { BaseError, ConfigError, NonRetryableError } from '../../internal/errors.ts'
+import { redactUrl } from '../../utils/redactUrl.ts'
 import { sleep } from '../../utils/sleep.ts'
 import { createHttpTransport } from './createHttpTransport.ts'
 import { createLimiter } from './createLimiter.ts'
@@ -10,6 +11,7 @@ import {
   RpcTimeoutError,
   RpcTransportError,
   RpcUnavailableError,
+  RpcWrongChainError,
 } from './errors.ts'
 import { readJsonRpcResponse } from './readJsonRpcResponse.ts'
 import { shouldRetry } from './shouldRetry.ts'
@@ -44,6 +46,12 @@ export type RpcClient = {
     calls: readonly RpcCall[],
     options?: RpcCallOptions,
   ): Promise<RpcItemResult<T>[]>
+  /**
+   * With `chainId`: asks every endpoint not yet checked for its chain id (one attempt each) and
+   * returns those that answered another chain (never used). Endpoints that did not answer are
+   * checked before their first use.
+   */
+  checkChainIds?(signal?: AbortSignal): Promise<{ url: string; chainId: number }[]>
   /** Stops in-flight work (it rejects) and closes WebSockets. */
   close(): void
 }
@@ -78,9 +86,23 @@ export type CreateRpcClientOptions = {
    * above 2^53 stay exact). WebSocket answers always use `JSON.parse`.
    */
   parseJson?: (text: string) => unknown
+  /**
+   * EVM: the chain every endpoint must serve. Each endpoint is asked `eth_chainId` before its
+   * first use; one that answers another chain is never used (a mistyped backup URL would
+   * otherwise be failed over to when the first node goes down, and its blocks taken for a
+   * reorg of this chain).
+   */
+  chainId?: number
 }
 
-type Endpoint = { transport: Transport; failures: number; cooldownUntil: number }
+type Endpoint = {
+  url: string
+  transport: Transport
+  failures: number
+  cooldownUntil: number
+  /** `chainId` checked: true, or the other chain the endpoint answered (never used). */
+  chain?: true | number
+}
 
 export function createRpcClient({
   urls,
@@ -92,6 +114,7 @@ export function createRpcClient({
   maxRetryDelayMs = 5_000,
   logger,
   parseJson,
+  chainId,
 }: CreateRpcClientOptions): RpcClient {
   const httpUrls = urls.filter((url) => /^https?:\/\//i.test(url))
   const wsUrls = urls.filter((url) => /^wss?:\/\//i.test(url))
@@ -99,6 +122,7 @@ export function createRpcClient({
     throw new ConfigError('RPC urls must be one or more http(s):// or ws(s):// urls')
   }
   const endpoints: Endpoint[] = (httpUrls.length > 0 ? httpUrls : wsUrls).map((url) => ({
+    url,
     transport:
       httpUrls.length > 0
         ? createHttpTransport({ url, ...(parseJson ? { parseJson } : {}) })
@@ -119,7 +143,7 @@ export function createRpcClient({
     const now = Date.now()
     let best: Endpoint | undefined
     for (const endpoint of endpoints) {
-      if (excluded.has(endpoint)) continue
+      if (excluded.has(endpoint) || typeof endpoint.chain === 'number') continue
       if (!best) best = endpoint
       const bestReady = best.cooldownUntil <= now
       const ready = endpoint.cooldownUntil <= now
@@ -229,6 +253,7 @@ export function createRpcClient({
       attempts++
       previous = endpoint
       try {
+        if (!(await onChain(endpoint, signal))) continue
         const result = await attempt(endpoint)
         endpoint.failures = 0
         endpoint.cooldownUntil = 0
@@ -249,7 +274,43 @@ export function createRpcClient({
         logger?.debug({ method, host, attempt: attempts, error: reason }, 'RPC attempt failed')
       }
     }
+    const wrong = endpoints.find((e) => typeof e.chain === 'number')
+    if (wrong && endpoints.every((e) => typeof e.chain === 'number' || excluded.has(e))) {
+      throw new RpcWrongChainError({
+        url: wrong.url,
+        expected: chainId!,
+        actual: wrong.chain as number,
+      })
+    }
     throw new RpcUnavailableError({ method, hosts, attempts, cause: lastError })
+  }
+
+  /**
+   * Whether `endpoint` serves `chainId` (asked once; a failure to answer throws, as an attempt
+   * of the call). One that answers another chain is logged and never used again.
+   */
+  async function onChain(endpoint: Endpoint, signal: AbortSignal): Promise<boolean> {
+    if (chainId === undefined || endpoint.chain === true) return true
+    if (typeof endpoint.chain === 'number') return false
+    const request = toRequest({ method: 'eth_chainId' })
+    const answer = await send(endpoint, request, 'eth_chainId', signal)
+    const response = readJsonRpcResponse(Array.isArray(answer) ? answer[0] : answer)
+    const host = endpoint.transport.host
+    if (!response || response.id !== request.id) {
+      throw new RpcTransportError({ method: 'eth_chainId', host, reason: 'malformed answer' })
+    }
+    if ('error' in response) throw toError('eth_chainId', endpoint, response.error)
+    const actual = Number(BigInt(response.result as string))
+    if (actual === chainId) {
+      endpoint.chain = true
+      return true
+    }
+    endpoint.chain = actual
+    logger?.warn(
+      { host, expected_chain_id: chainId, node_chain_id: actual },
+      `RPC endpoint ${redactUrl(endpoint.url)} serves chain ${actual}, not ${chainId}: it is never used`,
+    )
+    return false
   }
 
   function toRequest(call: RpcCall): JsonRpcRequest {
@@ -373,6 +434,22 @@ export function createRpcClient({
         dispose()
       }
       return results as RpcItemResult<T>[]
+    },
+
+    async checkChainIds(signal) {
+      if (chainId === undefined) return []
+      const { controller, dispose } = linkSignal(signal)
+      try {
+        await Promise.all(
+          endpoints.map((endpoint) => onChain(endpoint, controller.signal).catch(() => undefined)),
+        )
+      } finally {
+        dispose()
+      }
+      if (signal?.aborted) throw signal.reason
+      return endpoints.flatMap((e) =>
+        typeof e.chain === 'number' ? [{ url: e.url, chainId: e.chain }] : [],
+      )
     },
 
     close() {

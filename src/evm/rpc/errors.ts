@@ -1,4 +1,5 @@
 import { BaseError, NonRetryableError, RetryableError } from '../../internal/errors.ts'
+import { redactUrl } from '../../utils/redactUrl.ts'
 
 /**
  * RPC errors name the method and the endpoint by host only: RPC URLs often carry API keys in
@@ -92,5 +93,15 @@ export class RpcUnavailableError extends NonRetryableError {
         cause,
       },
     )
+  }
+}
+
+/** Every endpoint left answers another chain than the one configured (`chainId`). */
+export class RpcWrongChainError extends NonRetryableError {
+  override name = 'RpcWrongChainError'
+  constructor({ url, expected, actual }: { url: string; expected: number; actual: number }) {
+    super(`The node at ${redactUrl(url)} is chain ${actual}, not ${expected}`, {
+      details: `Point the chain's RPC URLs at nodes of chain ${expected}.`,
+    })
   }
 }
