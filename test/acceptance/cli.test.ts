@@ -60,17 +60,18 @@ describe('scry CLI', () => {
   })
 
   test('error: a node on the wrong chain id', async () => {
-    const r = await scry([
-      'start',
-      '--port',
-      '0',
-      '--rpc',
-      `1=${anvil.rpcUrl}`,
-      '--database',
-      join(dir, 'b.sqlite'),
-      '--log-level',
-      'silent',
-    ])
+    const startWith = (...rpcs: string[]) =>
+      scry([
+        'start',
+        '--port',
+        '0',
+        ...rpcs.flatMap((rpc) => ['--rpc', rpc]),
+        '--database',
+        join(dir, 'b.sqlite'),
+        '--log-level',
+        'silent',
+      ])
+    const r = await startWith(`1=${anvil.rpcUrl}`)
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(
       `error: Chain 1: the node at ${anvil.rpcUrl} is chain 8453.\nPoint every --rpc 1=… at a node of chain 1.\n`,
@@ -78,19 +79,7 @@ describe('scry CLI', () => {
     // A backup of another chain is refused too, before it could be failed over to.
     const other = await startAnvil({ chainId: 1 })
     try {
-      const backup = await scry([
-        'start',
-        '--port',
-        '0',
-        '--rpc',
-        `8453=${anvil.rpcUrl}`,
-        '--rpc',
-        `8453=${other.rpcUrl}`,
-        '--database',
-        join(dir, 'b.sqlite'),
-        '--log-level',
-        'silent',
-      ])
+      const backup = await startWith(`8453=${anvil.rpcUrl}`, `8453=${other.rpcUrl}`)
       expect(backup.code).toBe(1)
       expect(backup.stderr).toBe(
         `error: Chain 8453: the node at ${other.rpcUrl} is chain 1.\nPoint every --rpc 8453=… at a node of chain 8453.\n`,
