@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../../utils/decodeUtf8.ts'
 import { RpcHttpError, RpcTransportError } from './errors.ts'
 import { getUrlHost } from './getUrlHost.ts'
 import { readJsonRpcResponse } from './readJsonRpcResponse.ts'
@@ -42,7 +43,7 @@ export function createHttpTransport({
         })
         status = response.status
         retryAfter = response.headers.get('retry-after')
-        text = await response.text()
+        text = decodeUtf8(await response.arrayBuffer())
       } catch (error) {
         if (signal.aborted) throw signal.reason
         throw new RpcTransportError({
