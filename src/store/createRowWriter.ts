@@ -84,3 +84,10 @@ export function createRowWriter({
     }
   }
 }
+
+/** `RowWriter.insert` was told a shape that one of its rows does not have: a bug. */
+export class RowShapeError extends Error {
+  constructor(key: string) {
+    super(`${key}: a row's columns differ from the shape given for them.`)
+  }
+}

@@ -1,7 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { columnsOf, type Row, type RowWriter } from '../createRowWriter.ts'
+import { columnsOf, type Row, RowShapeError, type RowWriter } from '../createRowWriter.ts'
 import type { Database } from '../schema.ts'
 import { toArrayLiteral } from './toArrayLiteral.ts'
+import { toByteaArray } from './toByteaArray.ts'
 
 /**
  * PostgreSQL's `RowWriter`: every operation is one statement over `unnest` of one array per
@@ -31,13 +32,26 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
     return types
   }
 
-  /** `unnest($1::int8[], $2::text[], …) as k(a, b, …)` for the given rows' columns. */
-  async function unnest(table: string, columns: readonly string[], rows: readonly Row[]) {
+  /**
+   * `unnest($1::int8[], $2::text[], …) as k(a, b, …)` for the given rows' columns. `bytea`
+   * columns go as binary arrays (`toByteaArray`), the others as text literals.
+   */
+  async function unnest(
+    table: string,
+    columns: readonly string[],
+    rows: readonly Row[],
+    shaped = false,
+  ) {
     const tableTypes = (await columnTypes()).get(table)
-    const arrays = columns.map((c) => {
+    const values = columnValues(table, columns, rows, shaped)
+    const arrays = columns.map((c, i) => {
       const type = tableTypes?.get(c)
       if (!type) throw new Error(`No column ${table}.${c}`)
-      return sql`${toArrayLiteral(rows.map((r) => r[c]))}::${sql.raw(`${type}[]`)}`
+      const column = values[i] as unknown[]
+      const binary = type === 'bytea' ? toByteaArray(column) : undefined
+      return binary
+        ? sql`${binary}::bytea[]`
+        : sql`${toArrayLiteral(column)}::${sql.raw(`${type}[]`)}`
     })
     return sql`unnest(${sql.join(arrays)}) as k(${sql.join(columns.map((c) => sql.id(c)))})`
   }
@@ -52,7 +66,9 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
       if (rows.length === 0) return
       const columns = shape ?? columnsOf(rows)
       await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
-        select * from ${await unnest(table, columns, rows)}`.execute(trx as Transaction<Database>)
+        select * from ${await unnest(table, columns, rows, shape !== undefined)}`.execute(
+        trx as Transaction<Database>,
+      )
     },
     async upsert(trx, table, keys, rows) {
       if (rows.length === 0) return
@@ -80,4 +96,33 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
       return rows
     },
   }
+}
+
+/**
+ * The rows' values column by column. `shaped` rows have exactly `columns` as keys, in order
+ * (`RowWriter.insert`'s `shape`): their values are taken with `Object.values` instead of a
+ * load by name per value, a site that sees every table's rows and columns (as SQLite's writer
+ * does).
+ */
+function columnValues(
+  table: string,
+  columns: readonly string[],
+  rows: readonly Row[],
+  shaped: boolean,
+): unknown[][] {
+  const values = columns.map(() => new Array<unknown>(rows.length))
+  for (let j = 0; j < rows.length; j++) {
+    const row = rows[j] as Row
+    if (shaped) {
+      const own = Object.values(row)
+      // A row of another shape would put its values under the wrong columns.
+      if (own.length !== columns.length) throw new RowShapeError(`insert|${table}|${columns}`)
+      for (let i = 0; i < own.length; i++) (values[i] as unknown[])[j] = own[i]
+    } else {
+      for (let i = 0; i < columns.length; i++) {
+        ;(values[i] as unknown[])[j] = row[columns[i] as string]
+      }
+    }
+  }
+  return values
 }

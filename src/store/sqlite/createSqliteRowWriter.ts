@@ -1,5 +1,5 @@
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3'
-import { columnsOf, type Row, type RowWriter } from '../createRowWriter.ts'
+import { columnsOf, type Row, RowShapeError, type RowWriter } from '../createRowWriter.ts'
 
 /**
  * Values bound to one run of a multi-row statement (SQLite allows 32,766). Each run is a call
@@ -108,12 +108,5 @@ export function createSqliteRowWriter({ sqlite }: { sqlite: SqliteDatabase }): R
       )
       return keys.flatMap((key) => statement.all(values(key, columns)) as Row[])
     },
-  }
-}
-
-/** `RowWriter.insert` was told a shape that one of its rows does not have: a bug. */
-class RowShapeError extends Error {
-  constructor(key: string) {
-    super(`${key}: a row's columns differ from the shape given for them.`)
   }
 }
