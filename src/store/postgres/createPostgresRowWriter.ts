@@ -2,12 +2,12 @@ import { type Kysely, sql, type Transaction } from 'kysely'
 import { columnsOf, type Row, RowShapeError, type RowWriter } from '../createRowWriter.ts'
 import type { Database } from '../schema.ts'
 import { toArrayLiteral } from './toArrayLiteral.ts'
-import { toByteaArray } from './toByteaArray.ts'
+import { toBinaryArray } from './toBinaryArray.ts'
 
 /**
  * PostgreSQL's `RowWriter`: every operation is one statement over `unnest` of one array per
- * column (each sent as one array literal, `toArrayLiteral`), typed from the catalogue (read
- * once), whatever the number of rows.
+ * column (each one parameter, `toBinaryArray` or `toArrayLiteral`), typed from the catalogue
+ * (read once), whatever the number of rows.
  */
 export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWriter {
   let types: Promise<Map<string, Map<string, string>>> | undefined
@@ -33,8 +33,8 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
   }
 
   /**
-   * `unnest($1::int8[], $2::text[], …) as k(a, b, …)` for the given rows' columns. `bytea`
-   * columns go as binary arrays (`toByteaArray`), the others as text literals.
+   * `unnest($1::int8[], $2::text[], …) as k(a, b, …)` for the given rows' columns. Columns
+   * of bytes, text and integers go as binary arrays (`toBinaryArray`), others as text literals.
    */
   async function unnest(
     table: string,
@@ -48,10 +48,7 @@ export function createPostgresRowWriter({ db }: { db: Kysely<Database> }): RowWr
       const type = tableTypes?.get(c)
       if (!type) throw new Error(`No column ${table}.${c}`)
       const column = values[i] as unknown[]
-      const binary = type === 'bytea' ? toByteaArray(column) : undefined
-      return binary
-        ? sql`${binary}::bytea[]`
-        : sql`${toArrayLiteral(column)}::${sql.raw(`${type}[]`)}`
+      return sql`${toBinaryArray(type, column) ?? toArrayLiteral(column)}::${sql.raw(`${type}[]`)}`
     })
     return sql`unnest(${sql.join(arrays)}) as k(${sql.join(columns.map((c) => sql.id(c)))})`
   }
