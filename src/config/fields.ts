@@ -192,8 +192,10 @@ export const GLOBAL_FIELDS: readonly GlobalField[] = [
     path: 'indexer.standbyTakeoverSeconds',
     env: 'SCRY_STANDBY_TAKEOVER_SECONDS',
     flag: '--standby-takeover-seconds',
-    // Above the heartbeat (a second) by a margin; a write transaction may idle half of it.
-    rule: integerRule({ min: 10 }),
+    // Above the heartbeat (a second) by a margin; a write transaction may idle half of it, and
+    // PostgreSQL takes that idle time in milliseconds up to 2^31 - 1 (~24.8 days): at most 30
+    // days.
+    rule: integerRule({ min: 10, max: 2_592_000 }),
   },
 ]
 

@@ -46,7 +46,13 @@ export async function loadConfigFile({
 
   const extension = extname(path)
   if (extension === '.json') {
-    const text = await readFile(path, 'utf8')
+    let text: string
+    try {
+      text = await readFile(path, 'utf8')
+    } catch (error) {
+      // A directory, or a file this user may not read.
+      return { type: 'failed', path, issue: `config file: cannot read: ${messageOf(error)}` }
+    }
     try {
       return { type: 'loaded', path, content: JSON.parse(text) }
     } catch (error) {

@@ -627,6 +627,16 @@ test('error: config files that cannot be read', async () => {
   `)
 })
 
+test('error: a config path that is a directory; a takeover time PostgreSQL cannot hold', async () => {
+  await mkdir(join(cwd, 'dir.json'), { recursive: true })
+  expect(await issuesOf(resolveConfig({ env: {}, cwd, flags: { config: 'dir.json' } }))).toMatch(
+    /^Invalid configuration:\n {2}- config file: cannot read: EISDIR/,
+  )
+  expect(
+    await issuesOf(resolveConfig({ env: {}, cwd, flags: { standbyTakeoverSeconds: '4294968' } })),
+  ).toMatch(/--standby-takeover-seconds: expected an integer from 10 to 2592000, got "4294968"/)
+})
+
 test('args: server, auth, redis, NFT and cursor options', async () => {
   await writeJson('scry.config.json', {
     server: { tlsCert: 'tls/cert.pem', tlsKey: 'tls/key.pem', trustProxy: true },
