@@ -6,11 +6,17 @@ export const ROLES: readonly Role[] = ['api', 'indexer', 'webhooks']
 
 /** `--role` values (repeatable, comma-separated); none given means every role. */
 export function parseRoles(values: readonly string[] | undefined): ReadonlySet<Role> {
-  const given = (values ?? [])
+  if (values === undefined) return new Set(ROLES)
+  const given = values
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean)
-  if (given.length === 0) return new Set(ROLES)
+  // `--role ""` (an empty variable in a script) is a mistake, not "every role".
+  if (given.length === 0) {
+    throw new ConfigError('--role is empty.', {
+      details: `--role takes ${ROLES.join(', ')}; leave it out to run every role.`,
+    })
+  }
   const unknown = given.filter((v) => !ROLES.includes(v as Role))
   if (unknown.length > 0) {
     throw new ConfigError(`Unknown role ${JSON.stringify(unknown[0]?.slice(0, 40))}.`, {

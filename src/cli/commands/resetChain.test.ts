@@ -52,3 +52,14 @@ test('error: on PostgreSQL a chain whose lock an indexer holds is not reset; onc
   )
   expect(await t.store.getCheckpoint(8453)).toBeUndefined()
 })
+
+test('behavior: a chain the database holds nothing of is said so, not "reset"', async () => {
+  const t = await createTestStore('sqlite')
+  stores.push(t)
+  const reset = await run(['reset-chain', '424242', '--yes', '--database', t.url])
+  expect(reset).toEqual({
+    code: 0,
+    out: 'Chain 424242 has no indexed data in this database: nothing was deleted.\n',
+    err: '',
+  })
+})

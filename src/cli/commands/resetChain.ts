@@ -41,13 +41,20 @@ export async function runResetChain({
       )
       throw new ConfigError('Nothing was deleted: add --yes to reset the chain.')
     }
+    let deleted = 0
     const counts = await deleteChainData({
       store,
       chainId,
       onTable: (table, rows) => {
+        deleted += rows
         if (rows > 0) write(`  ${table}: ${rows} rows deleted\n`)
       },
     })
+    if (!checkpoint && deleted === 0) {
+      // A mistyped chain id must not read as a reset.
+      write(`Chain ${chainId} has no indexed data in this database: nothing was deleted.\n`)
+      return 0
+    }
     const cancelled = counts.get('webhook_deliveries (pending, cancelled)') ?? 0
     write(
       `Chain ${chainId} is reset${cancelled > 0 ? ` (${cancelled} pending webhook deliveries cancelled)` : ''}; \`scry start\` indexes it again from its start block.\n`,
