@@ -68,9 +68,22 @@ export async function startApiServer({
     redisWarnedAt = Date.now()
     logger.warn({ err: error }, 'Redis connection problem (said at most once a minute)')
   })
-  const reads = config.databaseRead ? createStore({ url: config.databaseRead }) : store
+  // The replica must hold Scry's tables at this version (`mustExist`): a mistyped database name
+  // would answer every read with a 500 while `/ready` said ready.
+  const reads = config.databaseRead
+    ? createStore({ url: config.databaseRead, mustExist: true })
+    : store
   if (reads !== store) {
-    // Reachability is `/ready`'s to report; a replica down at start must not stop the API.
+    // Reachability is `/ready`'s to report; a replica down at start must not stop the API, but
+    // one that answers without Scry's tables is a configuration error.
+    await reads.ping().catch(async (error: unknown) => {
+      if (!(error instanceof ConfigError)) return
+      await reads.close()
+      throw new ConfigError(
+        `Read replica (databaseRead): ${error.shortMessage}`,
+        error.details ? { details: error.details } : {},
+      )
+    })
     logger.info({ host: new URL(config.databaseRead ?? '').host }, 'API reads from a read replica')
   }
   const closeReads = async () => {

@@ -333,6 +333,31 @@ describe('scry CLI', () => {
       const tables = await client.query("select 1 from pg_tables where schemaname = 'public'")
       await client.end()
       expect(tables.rowCount).toBe(0)
+      // The same database as a read replica: refused at start (every read would be a 500).
+      const primary = await createTestDatabase('postgres')
+      try {
+        const api = await scry([
+          'start',
+          '--role',
+          'api',
+          '--port',
+          '0',
+          '--rpc',
+          `8453=${anvil.rpcUrl}`,
+          '--database',
+          primary.url,
+          '--database-read',
+          empty.url,
+          '--log-level',
+          'silent',
+        ])
+        expect(api.code).toBe(1)
+        expect(api.stderr).toMatch(
+          /^error: Read replica \(databaseRead\): There is no Scry database at postgres:\/\/[^\n]*\.\nIt has no Scry tables/,
+        )
+      } finally {
+        await primary.drop()
+      }
     } finally {
       await empty.drop()
     }

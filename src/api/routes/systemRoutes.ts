@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { CHAIN_ENDPOINTS } from '../../chains/catalogue.ts'
+import { ConfigError } from '../../internal/errors.ts'
 import type { IndexerHolder } from '../../store/readIndexerHolders.ts'
 import { readReplicaLag } from '../../store/readReplicaLag.ts'
 import { ApiError } from '../ApiError.ts'
@@ -26,11 +27,16 @@ export const systemRoutes: RouteModule = (app, ctx) => {
     },
     async () => {
       for (const [store, what] of [
-        [ctx.store, 'The database is unreachable.'],
-        [ctx.reads, 'The read replica (databaseRead) is unreachable.'],
+        [ctx.store, 'The database'],
+        [ctx.reads, 'The read replica (databaseRead)'],
       ] as const) {
         await store.ping().catch((error) => {
-          throw new ApiError('UNAVAILABLE', what, { headers: { 'Retry-After': '5' }, cause: error })
+          // Reached, but not a Scry database at this version (a replica's schema behind).
+          const why =
+            error instanceof ConfigError
+              ? `${what}: ${error.shortMessage}`
+              : `${what} is unreachable.`
+          throw new ApiError('UNAVAILABLE', why, { headers: { 'Retry-After': '5' }, cause: error })
         })
       }
       // This process's indexers (in memory), and on PostgreSQL what a holder recorded.
