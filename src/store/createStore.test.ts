@@ -1,7 +1,9 @@
+import { sql } from 'kysely'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createTestStore, DIALECTS, type TestStore } from '../../test/support/createTestStore.ts'
 import { createPrng } from '../dev/createPrng.ts'
 import type { BatchWrite } from './applyBatch.ts'
+import { createStore } from './createStore.ts'
 import { fromU256, toU256 } from './u256.ts'
 
 const CHAIN = 1
@@ -176,6 +178,22 @@ for (const dialect of DIALECTS) {
     test('behavior: migrate is idempotent', async () => {
       t = await createTestStore(dialect)
       expect(await t.store.migrate()).toEqual({ applied: [] })
+    })
+
+    test('error: a database a newer Scry migrated is refused by migrate and by side commands, by name', async () => {
+      t = await createTestStore(dialect)
+      await sql`insert into scry_migrations (name, timestamp) values ('0099_from_the_future', '2027-01-01T00:00:00.000Z')`.execute(
+        t.store.db,
+      )
+      const newer =
+        /^The database was migrated by a newer Scry: this version does not know its migration\(s\) 0099_from_the_future\./
+      await expect(t.store.migrate()).rejects.toThrow(newer)
+      const side = createStore({ url: t.url, mustExist: true })
+      try {
+        await expect(side.ping()).rejects.toThrow(newer)
+      } finally {
+        await side.close()
+      }
     })
 
     test('behavior: uint256 balances order numerically through the holders index', async () => {

@@ -4,7 +4,7 @@ import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { applyBatch, type BatchWrite } from './applyBatch.ts'
 import { createRowWriter } from './createRowWriter.ts'
 import type { DialectCaps, DialectName } from './dialect.ts'
-import { migrateToLatest, pendingMigrations } from './migrateToLatest.ts'
+import { migrateToLatest, pendingMigrations, refuseNewerSchema } from './migrateToLatest.ts'
 import { databaseDialect, openDatabase } from './openDatabase.ts'
 import { parseDbError } from './parseDbError.ts'
 import { type RevertHook, revertBatches } from './revertBatches.ts'
@@ -128,6 +128,7 @@ export function createStore({
             }
           })
         if (!mustExist) return
+        await refuseNewerSchema({ db })
         // Commands that work beside running servers do not migrate under them.
         const pending = await pendingMigrations({ db })
         if (pending.length > 0) {

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
+import { ConfigError } from '../internal/errors.ts'
 import type { DialectCaps } from './dialect.ts'
 import * as m0001 from './migrations/0001_initial.ts'
 import * as m0002 from './migrations/0002_api.ts'
@@ -110,6 +111,7 @@ export async function migrateToLatest({
       return out
     },
   }
+  await refuseNewerSchema({ db })
   const migrator = new Migrator({ db, provider, migrationTableName: 'scry_migrations' })
   const { error, results = [] } =
     upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo)
@@ -131,4 +133,29 @@ export async function pendingMigrations({ db }: { db: Kysely<Database> }): Promi
   }
   const migrator = new Migrator({ db, provider, migrationTableName: 'scry_migrations' })
   return (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name)
+}
+
+/**
+ * Refuses a database that a newer Scry migrated (after a rollback to an older release): this
+ * version would read its tables wrong, and Kysely's own message names none of that.
+ */
+export async function refuseNewerSchema({ db }: { db: Kysely<Database> }): Promise<void> {
+  const rows = await sql<{ name: string }>`select name from scry_migrations`
+    .execute(db)
+    .then((r) => r.rows)
+    .catch((error: unknown) => {
+      // No migrations table yet: a new database.
+      const code = (error as { code?: unknown })?.code
+      if (code === '42P01' || /no such table/i.test(String((error as Error)?.message))) return []
+      throw error
+    })
+  const unknown = rows.map((r) => r.name).filter((name) => !(name in MIGRATIONS))
+  if (unknown.length === 0) return
+  throw new ConfigError(
+    `The database was migrated by a newer Scry: this version does not know its migration(s) ${unknown.sort().join(', ')}.`,
+    {
+      details:
+        'Run the Scry version the database was migrated with (or a newer one); an older version would read its tables wrong.',
+    },
+  )
 }
