@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createSecureContext } from 'node:tls'
 import { Redis } from 'ioredis'
@@ -8,6 +8,7 @@ import { ConfigError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
 import { createStore, type Store } from '../store/createStore.ts'
 import { createSvmChain } from '../svm/createSvmChain.ts'
+import { makeDirectorySync } from '../utils/makeDirectorySync.ts'
 import type { NodeHead } from './apiContext.ts'
 import { createApiContext } from './createApiContext.ts'
 import { createApiServer } from './createApiServer.ts'
@@ -161,7 +162,7 @@ function cursorSecretFile(dataDir: string): string {
   try {
     return readFileSync(path, 'utf8').trim()
   } catch {
-    mkdirSync(dataDir, { recursive: true })
+    makeDirectorySync(dataDir)
     const secret = randomBytes(32).toString('hex')
     writeFileSync(path, `${secret}\n`, { mode: 0o600 })
     return secret

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { ConfigError } from '../internal/errors.ts'
+import { makeDirectorySync } from '../utils/makeDirectorySync.ts'
 import { sqliteFilePath } from '../utils/sqliteFilePath.ts'
 import { type DialectCaps, type DialectName, dialectCaps } from './dialect.ts'
 import type { Database } from './schema.ts'
@@ -70,7 +71,7 @@ export function openDatabase({
   }
   let sqlite: SQLite.Database | undefined
   try {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+    if (file !== ':memory:') makeDirectorySync(dirname(file))
     sqlite = new SQLite(file)
     // Before the first statement: another process may hold the file's lock a moment.
     sqlite.pragma('busy_timeout = 5000')

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events'
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createAccounts } from '../../accounts/createAccounts.ts'
 import type { ChainConfig, ScryConfig } from '../../config/types.ts'
@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../../internal/logger.ts'
 import { assertPortFree } from '../../net/assertPortFree.ts'
 import { createStore, type Store } from '../../store/createStore.ts'
 import { claimSqliteFile } from '../../store/sqlite/claimSqliteFile.ts'
+import { makeDirectorySync } from '../../utils/makeDirectorySync.ts'
 import { formatTryBlock } from '../dev/formatTryBlock.ts'
 import { formatDevStatus, readDevStatus } from '../dev/readDevStatus.ts'
 import { type LocalChain, startLocalChains } from '../dev/startLocalChains.ts'
@@ -57,7 +58,7 @@ export async function runDev({
   await assertPortFree(config.server)
   const databaseFile = join(config.dataDir, 'dev.sqlite')
   const logFile = join(config.dataDir, 'dev.log')
-  await mkdir(config.dataDir, { recursive: true })
+  makeDirectorySync(config.dataDir)
   // Before anything is deleted: a `scry dev` already running in this directory keeps its files.
   const claim = claimSqliteFile(databaseFile, '`scry dev` with this data dir')
   // The anvil chains are new on every run: data from an earlier run would not match them.
