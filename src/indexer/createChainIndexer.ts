@@ -267,11 +267,20 @@ export function createChainIndexer({
       graphLoaded = false
     }
     let failures = 0
+    let saidWaiting = false
     while (!signal.aborted) {
       try {
         const latest = await head(signal)
         const headBlock = latest.number
         const checkpoint = await store.getCheckpoint(chainId)
+        if (!checkpoint && chain.startBlock > headBlock && !saidWaiting) {
+          // Nothing to index yet: said once, or the operator sees nothing for as long.
+          saidWaiting = true
+          log.info(
+            { start_block: chain.startBlock, node_head: headBlock },
+            'Waiting for the node to reach the start block',
+          )
+        }
         // A new branch no longer than ours (or a node that resynced) shows only here: the
         // parent-hash check of the pipeline needs a block past our checkpoint.
         if (checkpoint && checkpoint.blockNumber > headBlock) {
