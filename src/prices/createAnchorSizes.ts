@@ -1,77 +1,60 @@
-import type { Address } from '../evm/types.ts'
-import { createMaxHeap, type MaxHeap } from '../utils/createMaxHeap.ts'
-import type { PricingPool } from './createPriceRoutes.ts'
+import { createMaxHeap } from '../utils/createMaxHeap.ts'
 import type { Quoted } from './quote.ts'
 import type { Node } from './routeNode.ts'
+import type { PoolRecord, TokenRecord } from './routeRecords.ts'
 
-/** An anchor's pool filed by size (`anchorPools`). */
-type SizedPool = { size: number; pool: Address; stamp: number }
+/** An anchor's pool filed by size (an anchor's `bySize`). */
+export type SizedPool = { size: number; pool: PoolRecord; stamp: number }
 
 /** The USD size of each anchor's deepest pool (an anchor's `poolSize`), kept as pools change. */
-export function createAnchorSizes({
-  anchorSet,
-  pools,
-  quotes,
-  byToken,
-  routes,
-  fill,
-}: {
-  anchorSet: ReadonlySet<Address>
-  pools: ReadonlyMap<Address, PricingPool>
-  quotes: ReadonlyMap<Address, Quoted>
-  byToken: ReadonlyMap<Address, ReadonlySet<Address>>
-  routes: ReadonlyMap<Address, Node>
-  fill: (node: Node) => Node
-}) {
+export function createAnchorSizes({ fill }: { fill: (node: Node) => Node }) {
   /**
-   * Each anchor's pools by size, so its deepest is found without visiting them all: an entry
-   * is current while its pool's stamp is the one it was pushed with (`resize` pushes a new
-   * entry whenever a pool's size may have moved; older ones are dropped when they surface).
+   * Each anchor's pools by size (`bySize`), so its deepest is found without visiting them all:
+   * an entry is current while its pool's stamp is the one it was pushed with (`resize` pushes
+   * a new entry whenever a pool's size may have moved; older ones are dropped when they
+   * surface).
    */
-  const anchorPools = new Map<Address, MaxHeap<SizedPool>>()
-  const stamps = new Map<Address, number>()
   let stamp = 0
 
-  const priceOf = (token: Address) => {
-    const node = routes.get(token)
+  const priceOf = (token: TokenRecord) => {
+    const node = token.node
     return node && fill(node).priceUsd
   }
-  const sizeOf = (q: Quoted) => {
-    const p0 = priceOf(q.pool.token0)
-    const p1 = priceOf(q.pool.token1)
+  const sizeOf = (p: PoolRecord, q: Quoted) => {
+    const p0 = priceOf(p.side0)
+    const p1 = priceOf(p.side1)
     return p0 === undefined || p1 === undefined ? 0 : q.human0 * p0 + q.human1 * p1
   }
   const bySize = () => createMaxHeap<SizedPool>((a, b) => a.size > b.size)
   /** A pool's size may have moved (its reserves, or a side's price): re-file it by anchor. */
-  const resize = (address: Address) => {
-    const pool = pools.get(address)
-    stamps.set(address, ++stamp)
-    if (!pool) return
-    const q = quotes.get(address)
-    for (const anchor of [pool.token0, pool.token1]) {
-      if (!anchorSet.has(anchor)) continue
-      const heap = anchorPools.get(anchor) ?? bySize()
-      anchorPools.set(anchor, heap)
-      if (q) heap.push({ size: sizeOf(q), pool: address, stamp })
+  const resize = (p: PoolRecord) => {
+    p.stamp = ++stamp
+    if (!p.pool) return
+    const q = p.quote
+    for (const anchor of [p.token0, p.token1]) {
+      if (!anchor.anchor) continue
+      const heap = anchor.bySize ?? bySize()
+      anchor.bySize = heap
+      if (q) heap.push({ size: sizeOf(p, q), pool: p, stamp })
       // Mostly stale entries: rebuilt from the current ones (amortised over the pushes).
-      const live = byToken.get(anchor)?.size ?? 0
+      const live = anchor.pools.size
       if (heap.size > 2 * live + 64) {
         const fresh = bySize()
-        for (const other of byToken.get(anchor) ?? []) {
-          const quoted = quotes.get(other)
-          const current = stamps.get(other)
+        for (const other of anchor.pools) {
+          const quoted = other.quote
+          const current = other.stamp
           if (quoted && current !== undefined)
-            fresh.push({ size: sizeOf(quoted), pool: other, stamp: current })
+            fresh.push({ size: sizeOf(other, quoted), pool: other, stamp: current })
         }
-        anchorPools.set(anchor, fresh)
+        anchor.bySize = fresh
       }
     }
   }
   /** The USD size of an anchor's deepest pool. */
-  const anchorSize = (token: Address) => {
-    const heap = anchorPools.get(token)
+  const anchorSize = (token: TokenRecord) => {
+    const heap = token.bySize
     for (let top = heap?.peek(); heap && top; top = heap.peek()) {
-      if (stamps.get(top.pool) === top.stamp) return top.size
+      if (top.pool.stamp === top.stamp) return top.size
       heap.pop()
     }
     return 0

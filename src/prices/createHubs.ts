@@ -1,8 +1,6 @@
-import type { Address } from '../evm/types.ts'
 import { createMaxHeap, type MaxHeap } from '../utils/createMaxHeap.ts'
-import type { PricingPool } from './createPriceRoutes.ts'
-import type { Quoted } from './quote.ts'
 import type { Node } from './routeNode.ts'
+import type { PoolRecord, TokenRecord } from './routeRecords.ts'
 
 /**
  * How far the re-pricing of a subtree in place (`holds`) keeps from its bounds, relative:
@@ -12,9 +10,23 @@ import type { Node } from './routeNode.ts'
 export const MARGIN = 1e-9
 
 /** A token below a hub, filed by a value in the hub's units; current while `stamp` is. */
-type Filed = { value: number; token: Address; stamp: number }
+type Filed = { value: number; token: TokenRecord; stamp: number }
+/**
+ * A pool crossing a hub's edge (kept in the pool's record too, so that filing it again needs
+ * no lookup in the hub). Its entries in the hub's groups are current while they carry its
+ * `stamp`; once it no longer crosses, the stamp moves on and it is dropped.
+ */
+export type Crossing = {
+  hub: Hub
+  pool: PoolRecord
+  /** The pool's token in the subtree. */
+  inner: TokenRecord
+  stamp: number
+  /** Whether it is in the hub's `anchored`. */
+  anchored: boolean
+}
 /** A crossing pool filed by where it may start to matter; current while `stamp` is. */
-type Keyed = { at: number; pool: Address; stamp: number }
+type Keyed = { at: number; crossing: Crossing; stamp: number }
 /**
  * A hub's crossing pools whose outside token moves with one node's USD price (`node`; null:
  * with none, fixed in USD until it is filed again). Each heap holds the point at which a
@@ -40,14 +52,12 @@ type Group = {
  */
 export type Hub = {
   node: Node
-  /** Pools with one token in the subtree (the hub included) and the other not: that token. */
-  crossing: Map<Address, Address>
+  /** Pools with one token in the subtree (the hub included) and the other not. */
+  crossing: Set<Crossing>
   /** The crossing pools whose other token is an anchor (re-sized when the hub's price moves). */
-  anchored: Set<Address>
+  anchored: Set<Crossing>
   /** The crossing pools by the node their outside token moves with (`key`). */
-  groups: Map<Address | null, Group>
-  /** Each crossing pool's entries in `groups` are current while they carry this stamp. */
-  keyedAt: Map<Address, number>
+  groups: Map<TokenRecord | null, Group>
   /** The hub's USD price when the last call ended. */
   price: number
   /** The subtree's tree pools by liquidity, least first. */
@@ -65,58 +75,46 @@ export type Hub = {
 /**
  * The hubs of a `createPriceRoutes` tree: built, filed, checked (`holds`, `popWhile`) and
  * compacted here. The tree, pools and quotes belong to `createPriceRoutes`; they are only
- * read here.
+ * read here (the hub fields of the records are written here).
  */
 export function createHubs({
-  anchorSet,
   minLiquidityUsd,
   hubSize,
-  pools,
-  quotes,
-  byToken,
-  routes,
-  children,
   fill,
   routesThrough,
 }: {
-  anchorSet: ReadonlySet<Address>
   minLiquidityUsd: number
   hubSize: number
-  pools: ReadonlyMap<Address, PricingPool>
-  quotes: ReadonlyMap<Address, Quoted>
-  byToken: ReadonlyMap<Address, ReadonlySet<Address>>
-  routes: ReadonlyMap<Address, Node>
-  children: ReadonlyMap<Address, ReadonlySet<Address>>
   fill: (node: Node) => Node
-  routesThrough: (token: Address, via: Address) => boolean
+  routesThrough: (token: TokenRecord, via: TokenRecord) => boolean
 }) {
-  const hubs = new Map<Address, Hub>()
-  /** A token's entries in the hubs above it are current while they carry this stamp. */
-  const filedAt = new Map<Address, number>()
+  /** In the order they were built (a token's `hub` points at its own). */
+  const hubs = new Map<TokenRecord, Hub>()
+  /** Stamps of a token's entries in the hubs above it (its `filedAt`). */
   let filing = 0
 
   /** Whether `token` is priced through `node` (or is its token). */
-  const below = (token: Address, node: Node) => {
-    for (let n = routes.get(token) ?? null; n !== null; n = n.up) if (n === node) return true
+  const below = (token: TokenRecord, node: Node) => {
+    for (let n = token.node ?? null; n !== null; n = n.up) if (n === node) return true
     return false
   }
 
   /** The current top of a hub's heap (stale entries dropped). */
   const topOf = (heap: MaxHeap<Filed>) => {
     for (let top = heap.peek(); top; top = heap.peek()) {
-      if (filedAt.get(top.token) === top.stamp) return top.value
+      if (top.token.filedAt === top.stamp) return top.value
       heap.pop()
     }
     return undefined
   }
   /** Files `node` (of `token`, below `hub`) in the hub's units. */
-  const file = (hub: Hub, token: Address, node: Node) => {
+  const file = (hub: Hub, token: TokenRecord, node: Node) => {
     const unit = fill(hub.node).priceUsd
     fill(node)
-    let at = filedAt.get(token)
+    let at = token.filedAt
     if (at === undefined) {
       at = ++filing
-      filedAt.set(token, at)
+      token.filedAt = at
     }
     hub.thinnest.push({ value: node.hop / unit, token, stamp: at })
     hub.dearest.push({ value: node.priceUsd / unit, token, stamp: at })
@@ -128,15 +126,14 @@ export function createHubs({
     }
   }
   /** A hub for `token` from a visit of its subtree. */
-  const buildHub = (token: Address, node: Node) => {
+  const buildHub = (token: TokenRecord, node: Node) => {
     const least = (a: Filed, b: Filed) => a.value < b.value
     const most = (a: Filed, b: Filed) => a.value > b.value
     const hub: Hub = {
       node,
-      crossing: new Map(),
+      crossing: new Set(),
       anchored: new Set(),
       groups: new Map(),
-      keyedAt: new Map(),
       price: fill(node).priceUsd,
       thinnest: createMaxHeap(least),
       deepest: createMaxHeap(most),
@@ -145,12 +142,12 @@ export function createHubs({
       pushes: 0,
       filed: 0,
     }
-    const inside = new Set<Address>([token])
+    const inside = new Set<TokenRecord>([token])
     const stack = [token]
     while (stack.length > 0) {
-      const t = stack.pop() as Address
-      for (const child of children.get(t) ?? []) {
-        const childNode = routes.get(child)
+      const t = stack.pop() as TokenRecord
+      for (const child of t.children ?? []) {
+        const childNode = child.node
         if (!childNode) continue
         inside.add(child)
         file(hub, child, childNode)
@@ -158,11 +155,11 @@ export function createHubs({
       }
     }
     hubs.set(token, hub)
+    token.hub = hub
     for (const t of inside) {
-      for (const address of byToken.get(t) ?? []) {
-        const pool = pools.get(address)
-        const other = pool && (pool.token0 === t ? pool.token1 : pool.token0)
-        if (other && !inside.has(other)) key(hub, address)
+      for (const p of t.pools) {
+        const other = p.pool && (p.token0 === t ? p.token1 : p.token0)
+        if (other && !inside.has(other)) key(hub, p)
       }
     }
     hub.filed = hub.pushes
@@ -180,45 +177,62 @@ export function createHubs({
    * a bound) against the inside token's width. Bounds are kept `MARGIN` short, so rounding
    * only ever adds a check. Filed again whenever a side moves otherwise (`updateHubs`).
    */
-  function key(hub: Hub, address: Address) {
-    const pool = pools.get(address)
-    const in0 = pool !== undefined && below(pool.token0, hub.node)
-    const in1 = pool !== undefined && below(pool.token1, hub.node)
+  function key(hub: Hub, p: PoolRecord) {
+    const pool = p.pool
+    const in0 = pool !== undefined && below(p.token0, hub.node)
+    const in1 = pool !== undefined && below(p.token1, hub.node)
+    let crossing: Crossing | undefined
+    for (const c of p.crossings) if (c.hub === hub) crossing = c
     if (!pool || in0 === in1) {
       // Entries are only ever filed for a crossing pool (and `anchored` is among those): one
       // that was not crossing has none to make stale.
-      if (hub.crossing.delete(address)) {
-        hub.keyedAt.set(address, ++keying)
-        hub.anchored.delete(address)
+      if (crossing) {
+        hub.crossing.delete(crossing)
+        p.crossings.splice(p.crossings.indexOf(crossing), 1)
+        crossing.stamp = ++keying
+        if (crossing.anchored) hub.anchored.delete(crossing)
       }
       return
     }
     const stamp = ++keying
-    hub.keyedAt.set(address, stamp)
-    const inner = in0 ? pool.token0 : pool.token1
-    const outer = in0 ? pool.token1 : pool.token0
-    hub.crossing.set(address, inner)
-    if (anchorSet.has(outer)) hub.anchored.add(address)
-    else hub.anchored.delete(address)
-    const q = quotes.get(address)
-    const innerNode = routes.get(inner)
+    const inner = in0 ? p.token0 : p.token1
+    const outer = in0 ? p.token1 : p.token0
+    if (crossing) {
+      crossing.stamp = stamp
+      crossing.inner = inner
+    } else {
+      crossing = { hub, pool: p, inner, stamp, anchored: false }
+      hub.crossing.add(crossing)
+      p.crossings.push(crossing)
+    }
+    if (outer.anchor !== crossing.anchored) {
+      crossing.anchored = outer.anchor
+      if (outer.anchor) hub.anchored.add(crossing)
+      else hub.anchored.delete(crossing)
+    }
+    const q = p.quote
+    const innerNode = inner.node
     // The hub's own route is re-priced with it, not offered.
-    if (!q || !innerNode || innerNode.pool === address) return
+    if (!q || !innerNode || innerNode.pool === p) return
     hub.pushes += 2
     fill(innerNode)
     const hubPrice = fill(hub.node).priceUsd
     const h = 2 * (in0 ? q.depth0 : q.depth1) * innerNode.priceUsd
-    const outerNode = routes.get(outer)
+    const outerNode = outer.node
     if (!outerNode) {
       // Offered to an unpriced token once deep enough: in USD, fixed.
       const at = (hubPrice * minLiquidityUsd * (1 - MARGIN)) / h
-      group(hub, null, null).rises.push({ at, pool: address, stamp })
+      group(hub, null, null).rises.push({ at, crossing, stamp })
       return
     }
-    let k: Address | null = null
+    let k: TokenRecord | null = null
     let kNode: Node | null = null
-    for (let t: Address | null = outer, n: Node | null = outerNode; t && n; t = n.parent, n = n.up)
-      if (hubs.get(t)?.node === n) {
+    for (
+      let t: TokenRecord | null = outer, n: Node | null = outerNode;
+      t && n;
+      t = n.parent, n = n.up
+    )
+      if (t.hub?.node === n) {
         k = t
         kNode = n
         break
@@ -229,21 +243,20 @@ export function createHubs({
     const isHub = innerNode === hub.node
     const offered = isHub ? h : Math.min(innerNode.width, h)
     if (!routesThrough(inner, outer)) {
-      if (outer === k) g.toHub.push({ at: offered / hubPrice, pool: address, stamp })
+      if (outer === k) g.toHub.push({ at: offered / hubPrice, crossing, stamp })
       else
         g.rises.push({
           at: (ratio * outerNode.width * (1 - MARGIN)) / offered,
-          pool: address,
+          crossing,
           stamp,
         })
     }
     const hOut = 2 * (in0 ? q.depth1 : q.depth0) * outerNode.priceUsd
     const back = outer === k ? hOut : Math.min(outerNode.width, hOut)
-    if (isHub) g.into.push({ at: back / (kNode ? kNode.priceUsd : 1), pool: address, stamp })
-    else
-      g.falls.push({ at: (ratio * back) / (innerNode.width * (1 - MARGIN)), pool: address, stamp })
+    if (isHub) g.into.push({ at: back / (kNode ? kNode.priceUsd : 1), crossing, stamp })
+    else g.falls.push({ at: (ratio * back) / (innerNode.width * (1 - MARGIN)), crossing, stamp })
   }
-  function group(hub: Hub, k: Address | null, node: Node | null): Group {
+  function group(hub: Hub, k: TokenRecord | null, node: Node | null): Group {
     const current = hub.groups.get(k)
     if (current && current.node === node) return current
     const least = (a: Keyed, b: Keyed) => a.at < b.at
@@ -291,12 +304,12 @@ export function createHubs({
 
   /** Drops a hub's stale entries (amortised over the pushes that made them). */
   function compact(hub: Hub) {
-    const filedNow = (e: Filed) => filedAt.get(e.token) === e.stamp
-    const keyedNow = (e: Keyed) => hub.keyedAt.get(e.pool) === e.stamp
+    const filedNow = (e: Filed) => e.token.filedAt === e.stamp
+    const keyedNow = (e: Keyed) => e.crossing.stamp === e.stamp
     for (const heap of [hub.thinnest, hub.deepest, hub.dearest, hub.cheapest]) heap.retain(filedNow)
     hub.filed = hub.thinnest.size + hub.deepest.size + hub.dearest.size + hub.cheapest.size
     for (const [k, g] of hub.groups) {
-      if (k !== null && routes.get(k) !== g.node) {
+      if (k !== null && k.node !== g.node) {
         hub.groups.delete(k)
         continue
       }
@@ -305,22 +318,15 @@ export function createHubs({
         hub.filed += heap.size
       }
     }
-    for (const address of hub.keyedAt.keys())
-      if (!hub.crossing.has(address)) hub.keyedAt.delete(address)
     hub.pushes = hub.filed
   }
 
   /** Moves a hub's entries that may flip (`flips(at)`) from `heap` to `due`; drops stale ones. */
-  function popWhile(
-    hub: Hub,
-    heap: MaxHeap<Keyed>,
-    flips: (at: number) => boolean,
-    due: Set<Address>,
-  ) {
+  function popWhile(heap: MaxHeap<Keyed>, flips: (at: number) => boolean, due: Set<Crossing>) {
     for (let top = heap.peek(); top; top = heap.peek()) {
-      if (hub.keyedAt.get(top.pool) === top.stamp) {
+      if (top.crossing.stamp === top.stamp) {
         if (!flips(top.at)) return
-        due.add(top.pool)
+        due.add(top.crossing)
       }
       heap.pop()
     }
@@ -341,52 +347,57 @@ export function createHubs({
     fresh,
     checked,
   }: {
-    rerouted: ReadonlySet<Address>
-    moved: readonly Address[]
-    changed: readonly Address[]
-    stale: ReadonlySet<Address>
-    fresh: ReadonlySet<Address>
-    checked: ReadonlyMap<Hub, ReadonlySet<Address>>
+    rerouted: ReadonlySet<TokenRecord>
+    moved: readonly TokenRecord[]
+    changed: readonly PoolRecord[]
+    stale: ReadonlySet<TokenRecord>
+    fresh: ReadonlySet<TokenRecord>
+    checked: ReadonlyMap<Hub, ReadonlySet<Crossing>>
   }) {
     for (const [token, hub] of hubs)
-      if (routes.get(token) !== hub.node || stale.has(token)) hubs.delete(token)
+      if (token.node !== hub.node || stale.has(token)) {
+        hubs.delete(token)
+        token.hub = undefined
+        // Its crossings leave the pools' records with it (memory stays bounded by the hubs).
+        for (const c of hub.crossing) c.pool.crossings.splice(c.pool.crossings.indexOf(c), 1)
+      }
     for (const token of new Set([...rerouted, ...moved])) {
-      filedAt.set(token, ++filing)
-      const node = routes.get(token)
+      token.filedAt = ++filing
+      const node = token.node
       if (!node || hubs.size === 0) continue
       // Up the parents' nodes (`up` is current for a node in the tree).
       for (let a = node.parent, n = node.up; a !== null && n !== null; a = n.parent, n = n.up) {
-        const hub = hubs.get(a)
+        const hub = a.hub
         if (hub) file(hub, token, node)
       }
     }
     // A token given many children at once (the first settle: WETH) is a hub from the start.
     const candidates = new Set(fresh)
-    const given = new Map<Address, number>()
+    const given = new Map<TokenRecord, number>()
     for (const token of rerouted) {
-      const parent = routes.get(token)?.parent
-      if (parent && !anchorSet.has(parent)) given.set(parent, (given.get(parent) ?? 0) + 1)
+      const parent = token.node?.parent
+      if (parent && !parent.anchor) given.set(parent, (given.get(parent) ?? 0) + 1)
     }
     for (const [parent, count] of given) if (count >= hubSize) candidates.add(parent)
     const built: Hub[] = []
     for (const token of candidates) {
-      const node = routes.get(token)
-      if (node && node.parent !== null && !hubs.has(token)) built.push(buildHub(token, node))
+      const node = token.node
+      if (node && node.parent !== null && !token.hub) built.push(buildHub(token, node))
     }
     for (const hub of hubs.values()) if (hub.pushes > 2 * hub.filed + 1024) compact(hub)
     if (hubs.size === 0) return
-    const again = new Set<Address>(changed)
-    for (const token of rerouted) for (const address of byToken.get(token) ?? []) again.add(address)
-    for (const token of moved) for (const address of byToken.get(token) ?? []) again.add(address)
-    for (const address of again) for (const hub of hubs.values()) key(hub, address)
+    const again = new Set<PoolRecord>(changed)
+    for (const token of rerouted) for (const p of token.pools) again.add(p)
+    for (const token of moved) for (const p of token.pools) again.add(p)
+    for (const p of again) for (const hub of hubs.values()) key(hub, p)
     for (const [hub, due] of checked) {
-      if ([...hubs.values()].includes(hub)) for (const address of due) key(hub, address)
+      if ([...hubs.values()].includes(hub)) for (const c of due) key(hub, c.pool)
     }
     // Pools into a new hub's subtree move with its price now: filed again by the hubs they cross.
     for (const hub of built) {
-      for (const address of hub.crossing.keys())
+      for (const c of hub.crossing)
         for (const other of hubs.values())
-          if (other !== hub && other.crossing.has(address)) key(other, address)
+          if (other !== hub && c.pool.crossings.some((o) => o.hub === other)) key(other, c.pool)
     }
     for (const hub of hubs.values()) hub.price = fill(hub.node).priceUsd
   }

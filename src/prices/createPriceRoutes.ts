@@ -2,9 +2,10 @@ import type { PoolType } from '../evm/poolTypes.ts'
 import type { Address } from '../evm/types.ts'
 import { createMaxHeap } from '../utils/createMaxHeap.ts'
 import { createAnchorSizes } from './createAnchorSizes.ts'
-import { createHubs, type Hub, MARGIN } from './createHubs.ts'
+import { type Crossing, createHubs, type Hub, MARGIN } from './createHubs.ts'
 import { type Quoted, quote, sizeInParent } from './quote.ts'
 import { better, type Candidate, type Node } from './routeNode.ts'
+import { type PoolRecord, poolRecord, type TokenRecord, tokenRecord } from './routeRecords.ts'
 
 /** A trusted pool with its current state, as pricing needs it. */
 export type PricingPool = {
@@ -112,41 +113,44 @@ export function createPriceRoutes({
    */
   hubSize?: number
 }): PriceRoutes {
-  const anchorSet = new Set(anchors)
-  const pools = new Map<Address, PricingPool>()
-  const decimals = new Map<Address, number>()
-  const quotes = new Map<Address, Quoted>()
-  /** Every pool (usable or not) by token. */
-  const byToken = new Map<Address, Set<Address>>()
-  const routes = new Map<Address, Node>()
-  const children = new Map<Address, Set<Address>>()
-  /** The token whose route's last pool is this one (at most one). */
-  const users = new Map<Address, Address>()
-  const changedPools = new Set<Address>()
-  /** Tokens of the changed pools (old and new sides): anchors among them are re-sized. */
-  const changedTokens = new Set<Address>()
+  /**
+   * Every token and pool ever seen, by address: looked up once where an address comes in,
+   * then reached through the records' pointers (see `TokenRecord`). Records of removed pools
+   * and of tokens no longer in any pool are kept: memory is bounded by what was ever seen.
+   */
+  const tokens = new Map<Address, TokenRecord>()
+  const pools = new Map<Address, PoolRecord>()
+  const token = (address: Address): TokenRecord => {
+    let t = tokens.get(address)
+    if (!t) {
+      t = tokenRecord(address)
+      tokens.set(address, t)
+    }
+    return t
+  }
+  /** The anchors, in the order given (duplicates dropped). */
+  const anchorTokens = [...new Set(anchors)].map((address) => {
+    const t = token(address)
+    t.anchor = true
+    return t
+  })
+  /** The priced tokens, in the order they were priced (what `prices()` lists). */
+  const routed = new Set<TokenRecord>()
+  const changedPools = new Set<PoolRecord>()
+  /** Anchors among the tokens of the changed pools (old and new sides): they are re-sized. */
+  const changedAnchors = new Set<TokenRecord>()
   /** Anchors are priced from the start; on the first settle they are seeded. */
   let seeded = false
   /** Bumped whenever a node's `rel` or `liq` changes in place: derived values are then redone. */
   let version = 0
 
-  /** How many pools join each token to an anchor (absent: it has no anchor pool to re-size). */
-  const anchorPoolCount = new Map<Address, number>()
-  const link = (token: Address, pool: Address, other: Address) => {
-    let set = byToken.get(token)
-    if (!set) {
-      set = new Set()
-      byToken.set(token, set)
-    }
-    if (set.has(pool)) return
-    set.add(pool)
-    if (anchorSet.has(other)) anchorPoolCount.set(token, (anchorPoolCount.get(token) ?? 0) + 1)
+  const link = (t: TokenRecord, p: PoolRecord, other: TokenRecord) => {
+    const size = t.pools.size
+    t.pools.add(p)
+    if (t.pools.size !== size && other.anchor) t.anchorPools++
   }
-  const unlink = (token: Address, pool: Address, other: Address) => {
-    if (!byToken.get(token)?.delete(pool) || !anchorSet.has(other)) return
-    const left = (anchorPoolCount.get(token) ?? 0) - 1
-    if (left > 0) anchorPoolCount.set(token, left)
-    else anchorPoolCount.delete(token)
+  const unlink = (t: TokenRecord, p: PoolRecord, other: TokenRecord) => {
+    if (t.pools.delete(p) && other.anchor) t.anchorPools = Math.max(0, t.anchorPools - 1)
   }
 
   /**
@@ -170,11 +174,12 @@ export function createPriceRoutes({
     return node
   }
 
-  /** The candidate route to `to` through `q` from priced `from`, if the pool is deep enough. */
-  function via(from: Node, fromToken: Address, q: Quoted): Candidate | undefined {
+  /** The candidate route through pool `p` from priced `fromToken`, if the pool is deep enough. */
+  function via(from: Node, fromToken: TokenRecord, p: PoolRecord): Candidate | undefined {
+    const q = p.quote as Quoted
     fill(from)
-    const isToken0 = q.pool.token0 === fromToken
-    const to = isToken0 ? q.pool.token1 : q.pool.token0
+    const isToken0 = p.side0 === fromToken
+    const to = isToken0 ? p.side1 : p.side0
     const liq = 2 * (isToken0 ? q.depth0 : q.depth1)
     const liquidity = liq * from.priceUsd
     if (!(liquidity >= minLiquidityUsd)) return undefined
@@ -185,10 +190,12 @@ export function createPriceRoutes({
     if (!Number.isFinite(price) || price <= 0) return undefined
     return {
       token: to,
+      parent: fromToken,
       price,
       rel,
       liq,
-      pool: q,
+      pool: p,
+      quote: q,
       width: Math.min(from.width, liquidity),
       hop: liquidity,
       from,
@@ -200,32 +207,28 @@ export function createPriceRoutes({
    * descendants is never wider than its own, but can tie in width with a deeper last pool:
    * taking it would make a cycle.
    */
-  const routesThrough = (token: Address, via: Address) => {
+  const routesThrough = (token: TokenRecord, via: TokenRecord) => {
     if (token === via) return true
-    // Up the parents' nodes (`up` is current for a node in the tree): one lookup, not one a hop.
-    for (let n = routes.get(token); n; n = n.up ?? undefined) if (n.parent === via) return true
+    // Up the parents' nodes (`up` is current for a node in the tree).
+    for (let n = token.node; n; n = n.up ?? undefined) if (n.parent === via) return true
     return false
   }
-  /** What the anchor sizes and the hubs read of the tree and the pools. */
-  const tree = { anchorSet, pools, quotes, byToken, routes, children, fill }
-  const { resize, anchorSize } = createAnchorSizes(tree)
+  const { resize, anchorSize } = createAnchorSizes({ fill })
   const { hubs, holds, popWhile, updateHubs } = createHubs({
-    ...tree,
     minLiquidityUsd,
     hubSize,
+    fill,
     routesThrough,
   })
 
-  /** What `settle` last reported (what the next call's changes are relative to). */
-  const reported = new Map<Address, PricedToken>()
   /**
    * A token's route if it is priced: an anchor is $1 only once some usable pool holds it, so
    * prices do not depend on whether pools were ever seen (a restart, a chain without a DEX).
    */
-  const listed = (token: Address): Node | undefined => {
-    const node = routes.get(token)
+  const listed = (t: TokenRecord): Node | undefined => {
+    const node = t.node
     if (!node || node.parent !== null) return node && fill(node)
-    for (const address of byToken.get(token) ?? []) if (quotes.has(address)) return fill(node)
+    for (const p of t.pools) if (p.quote) return fill(node)
     return undefined
   }
 
@@ -234,122 +237,140 @@ export function createPriceRoutes({
     node.up === null ? node.poolSize : node.poolSize * fill(node.up).priceUsd
   const toPrice = (node: Node): PricedToken => ({
     priceUsd: node.priceUsd,
-    pool: node.pool,
+    pool: node.pool ? node.pool.address : null,
     poolSizeUsd: sizeUsd(node),
-    parent: node.parent,
+    parent: node.parent ? node.parent.address : null,
     price: node.rel,
     poolSize: node.poolSize,
   })
 
   return {
     setPool(address, pool) {
-      const old = pools.get(address)
+      let p = pools.get(address)
+      if (!p) {
+        // Never seen, and removed: nothing refers to it.
+        if (!pool) return
+        p = poolRecord({ address, token0: token(pool.token0), token1: token(pool.token1) })
+        pools.set(address, p)
+      }
+      const old = p.pool
       // A pool's tokens never change: a new state of a known pool keeps its links (taking a
       // pool out of WETH's set of thousands and putting it back is most of a swap's cost).
       const same = old && pool && old.token0 === pool.token0 && old.token1 === pool.token1
       if (old && !same) {
-        unlink(old.token0, address, old.token1)
-        unlink(old.token1, address, old.token0)
-        changedTokens.add(old.token0).add(old.token1)
+        unlink(p.token0, p, p.token1)
+        unlink(p.token1, p, p.token0)
+        if (p.token0.anchor) changedAnchors.add(p.token0)
+        if (p.token1.anchor) changedAnchors.add(p.token1)
       }
       if (pool) {
-        changedTokens.add(pool.token0).add(pool.token1)
-        pools.set(address, pool)
         if (!same) {
-          link(pool.token0, address, pool.token1)
-          link(pool.token1, address, pool.token0)
+          if (p.token0.address !== pool.token0) p.token0 = token(pool.token0)
+          if (p.token1.address !== pool.token1) p.token1 = token(pool.token1)
         }
-      } else pools.delete(address)
-      changedPools.add(address)
+        if (p.token0.anchor) changedAnchors.add(p.token0)
+        if (p.token1.anchor) changedAnchors.add(p.token1)
+        p.pool = pool
+        if (!same) {
+          link(p.token0, p, p.token1)
+          link(p.token1, p, p.token0)
+        }
+      } else p.pool = undefined
+      changedPools.add(p)
     },
-    setDecimals(token, d) {
-      if (decimals.get(token) === d) return
-      decimals.set(token, d)
-      for (const address of byToken.get(token) ?? []) {
-        changedPools.add(address)
-        const pool = pools.get(address)
-        if (pool) changedTokens.add(pool.token0).add(pool.token1)
+    setDecimals(address, d) {
+      const t = token(address)
+      if (t.decimals === d) return
+      t.decimals = d
+      for (const p of t.pools) {
+        changedPools.add(p)
+        if (!p.pool) continue
+        if (p.token0.anchor) changedAnchors.add(p.token0)
+        if (p.token1.anchor) changedAnchors.add(p.token1)
       }
     },
     hasDecimals: (token) => decimals.has(token),
     settle() {
-      const dirty = new Set<Address>()
+      const dirty = new Set<TokenRecord>()
       const heap = createMaxHeap<Candidate>(better)
       let steps = 0
       /** Tokens taken out of the tree or put in (their pools may now cross a hub's edge). */
-      const rerouted = new Set<Address>()
+      const rerouted = new Set<TokenRecord>()
       /**
        * Until every changed pool is in, prices may still move: tokens taken out are searched
        * from their neighbours only then (an offer carries the prices it was made with).
        */
-      let deferred: Address[] | null = []
+      let deferred: TokenRecord[] | null = []
 
       /** Takes `token` and every token routed through it out of the tree. */
-      const invalidate = (token: Address) => {
+      const invalidate = (token: TokenRecord) => {
         const stack = [token]
-        const removed: Address[] = []
+        const removed: TokenRecord[] = []
         while (stack.length > 0) {
-          const t = stack.pop() as Address
-          const node = routes.get(t)
+          const t = stack.pop() as TokenRecord
+          const node = t.node
           if (!node) continue
-          routes.delete(t)
-          if (node.parent) children.get(node.parent)?.delete(t)
-          if (node.pool) users.delete(node.pool)
+          t.node = undefined
+          routed.delete(t)
+          if (node.parent) node.parent.children?.delete(t)
+          if (node.pool) node.pool.user = undefined
           dirty.add(t)
           rerouted.add(t)
           removed.push(t)
-          for (const c of children.get(t) ?? []) stack.push(c)
-          children.delete(t)
+          for (const c of t.children ?? []) stack.push(c)
+          t.children = undefined
         }
         // Restart the search at the boundary: routes from still-priced neighbours.
         if (deferred) deferred.push(...removed)
         else for (const t of removed) seed(t)
       }
-      const seed = (token: Address) => {
-        if (anchorSet.has(token)) {
+      const seed = (token: TokenRecord) => {
+        if (token.anchor) {
           heap.push({
             token,
+            parent: null,
             price: 1,
             rel: 1,
             liq: Number.POSITIVE_INFINITY,
             pool: null,
+            quote: null,
             width: Number.POSITIVE_INFINITY,
             hop: Number.POSITIVE_INFINITY,
             from: null,
           })
           return
         }
-        for (const address of byToken.get(token) ?? []) {
-          const q = quotes.get(address)
-          if (!q) continue
-          const from = q.pool.token0 === token ? q.pool.token1 : q.pool.token0
-          const node = routes.get(from)
-          const c = node && via(node, from, q)
+        for (const p of token.pools) {
+          if (!p.quote) continue
+          const from = p.side0 === token ? p.side1 : p.side0
+          const node = from.node
+          const c = node && via(node, from, p)
           if (c) heap.push(c)
         }
       }
 
       /** Tokens re-priced by a visit (`rescale`), whose pools are checked afterwards. */
-      const moved: Address[] = []
+      const moved: TokenRecord[] = []
       /** Hubs re-priced without a visit, whose crossing pools are checked afterwards. */
-      const hubsMoved: Address[] = []
+      const hubsMoved: TokenRecord[] = []
       /** Hubs whose values below them were filed in units that moved (dropped at the end). */
-      const staleHubs = new Set<Address>()
+      const staleHubs = new Set<TokenRecord>()
       /** Tokens whose visit was large enough to keep them as hubs. */
-      const newHubs = new Set<Address>()
+      const newHubs = new Set<TokenRecord>()
       /**
-       * The pool of `token`'s route changed but still prices it from the same parent: the
-       * token keeps its route with a new price in its parent's units, and the tokens routed
-       * through it keep theirs (their prices, liquidities and widths follow, derived). A hub
-       * whose subtree `holds` is done: its crossing pools are checked once every change is
-       * in. Otherwise the subtree is visited: a descendant whose pool no longer carries the
-       * route is taken out, and every pool of the visited tokens is checked afterwards.
+       * The pool of `token`'s route changed (and is quoted: `p`) but still prices it from the
+       * same parent: the token keeps its route with a new price in its parent's units, and the
+       * tokens routed through it keep theirs (their prices, liquidities and widths follow,
+       * derived). A hub whose subtree `holds` is done: its crossing pools are checked once
+       * every change is in. Otherwise the subtree is visited: a descendant whose pool no longer
+       * carries the route is taken out, and every pool of the visited tokens is checked
+       * afterwards.
        */
-      const rescale = (token: Address, q: Quoted): boolean => {
-        const node = routes.get(token)
+      const rescale = (token: TokenRecord, p: PoolRecord): boolean => {
+        const node = token.node
         const parent = node?.parent
-        const parentNode = parent ? routes.get(parent) : undefined
-        const c = parent && parentNode ? via(parentNode, parent, q) : undefined
+        const parentNode = parent ? parent.node : undefined
+        const c = parent && parentNode ? via(parentNode, parent, p) : undefined
         if (!node || !c || c.token !== token) return false
         fill(node)
         const before = { priceUsd: node.priceUsd, width: node.width }
@@ -359,25 +380,24 @@ export function createPriceRoutes({
         // Only the token whose pool changed moves in its parent's units; below it, routes
         // keep their pools and relative prices, and move in USD only (not reported).
         dirty.add(token)
-        const hub = hubs.get(token)
+        const hub = token.hub
         if (hub && hub.node === node && !staleHubs.has(token) && holds(hub, node, before)) {
           hubsMoved.push(token)
           // The hubs above filed this subtree in their units, which this move changed.
-          for (let a = parent; a; a = routes.get(a)?.parent ?? null)
-            if (hubs.has(a)) staleHubs.add(a)
+          for (let a = parent ?? null; a; a = a.node?.parent ?? null) if (a.hub) staleHubs.add(a)
           return true
         }
         const stack = [token]
         let visited = 0
         while (stack.length > 0) {
-          const t = stack.pop() as Address
-          const tNode = routes.get(t) as Node
+          const t = stack.pop() as TokenRecord
+          const tNode = t.node as Node
           moved.push(t)
           visited++
-          for (const child of children.get(t) ?? []) {
-            const childNode = routes.get(child)
-            const cq = childNode?.pool ? quotes.get(childNode.pool) : undefined
-            const childOffer = cq && via(tNode, t, cq)
+          for (const child of t.children ?? []) {
+            const childNode = child.node
+            const cp = childNode?.pool
+            const childOffer = cp?.quote && via(tNode, t, cp)
             if (childNode && childOffer && childOffer.token === child) {
               childNode.rel = childOffer.rel
               childNode.liq = childOffer.liq
@@ -395,15 +415,14 @@ export function createPriceRoutes({
        * A tree edge (the token's own route, or a child's) offers each side what it already
        * has, or a route through its own descendant: nothing to check.
        */
-      const recheck = (token: Address, address: Address) => {
-        const node = routes.get(token)
-        if (!node || node.pool === address) return
-        const pq = quotes.get(address)
-        if (!pq) return
-        const other = pq.pool.token0 === token ? pq.pool.token1 : pq.pool.token0
-        const current = routes.get(other)
-        if (current?.pool === address && current.parent === token) return
-        const offered = via(node, token, pq)
+      const recheck = (token: TokenRecord, p: PoolRecord) => {
+        const node = token.node
+        if (!node || node.pool === p) return
+        if (!p.quote) return
+        const other = p.side0 === token ? p.side1 : p.side0
+        const current = other.node
+        if (current?.pool === p && current.parent === token) return
+        const offered = via(node, token, p)
         if (
           offered &&
           (!current || (better(offered, fill(current)) && !routesThrough(token, other)))
@@ -412,9 +431,9 @@ export function createPriceRoutes({
           dirty.add(other)
           heap.push(offered)
         }
-        const otherNode = routes.get(other)
-        const back = otherNode && via(otherNode, other, pq)
-        const now = routes.get(token)
+        const otherNode = other.node
+        const back = otherNode && via(otherNode, other, p)
+        const now = token.node
         if (back && now && better(back, fill(now)) && !routesThrough(other, token)) {
           invalidate(token)
           heap.push(back)
@@ -423,47 +442,45 @@ export function createPriceRoutes({
 
       if (!seeded) {
         seeded = true
-        for (const a of anchorSet) {
+        for (const a of anchorTokens) {
           dirty.add(a)
           seed(a)
         }
       }
-      const sizeAnchors = new Set<Address>()
-      for (const token of changedTokens) if (anchorSet.has(token)) sizeAnchors.add(token)
-      changedTokens.clear()
+      const sizeAnchors = new Set<TokenRecord>(changedAnchors)
+      changedAnchors.clear()
       // Hubs first: their bounds were filed at the end of the last call, before anything
       // below them moved in this one. Otherwise in the order the pools changed.
-      const hubPools: Address[] = []
-      const otherPools: Address[] = []
-      for (const address of changedPools) {
-        const user = users.get(address)
-        ;(user !== undefined && hubs.has(user) ? hubPools : otherPools).push(address)
-      }
+      const hubPools: PoolRecord[] = []
+      const otherPools: PoolRecord[] = []
+      for (const p of changedPools) (p.user?.hub !== undefined ? hubPools : otherPools).push(p)
       const order = hubPools.concat(otherPools)
-      for (const address of order) {
-        const pool = pools.get(address)
-        const d0 = pool && decimals.get(pool.token0)
-        const d1 = pool && decimals.get(pool.token1)
+      for (const p of order) {
+        const pool = p.pool
+        const d0 = pool && p.token0.decimals
+        const d1 = pool && p.token1.decimals
         const q = pool && d0 !== undefined && d1 !== undefined ? quote(pool, d0, d1) : undefined
-        if (q) quotes.set(address, q)
-        else quotes.delete(address)
-        const user = users.get(address)
-        if (user && !(q && rescale(user, q))) invalidate(user)
+        p.quote = q
+        if (q) {
+          p.side0 = p.token0
+          p.side1 = p.token1
+        }
+        const user = p.user
+        if (user && !(q && rescale(user, p))) invalidate(user)
       }
       // Every price has moved as far as it will before the search: offers from here on hold.
       for (const t of deferred) seed(t)
       deferred = null
-      for (const address of order) {
-        const q = quotes.get(address)
-        if (!q) continue
+      for (const p of order) {
+        if (!p.quote) continue
         for (const [from, to] of [
-          [q.pool.token0, q.pool.token1],
-          [q.pool.token1, q.pool.token0],
+          [p.side0, p.side1],
+          [p.side1, p.side0],
         ] as const) {
-          const node = routes.get(from)
-          const c = node && via(node, from, q)
+          const node = from.node
+          const c = node && via(node, from, p)
           if (!c) continue
-          const current = routes.get(to)
+          const current = to.node
           if (current && !(better(c, fill(current)) && !routesThrough(from, to))) continue
           if (current) invalidate(to)
           dirty.add(to)
@@ -476,56 +493,54 @@ export function createPriceRoutes({
       // by the hub's (`holds`); a pool crossing its edge is checked once the prices of its two
       // sides have moved apart past the point filed for it (`key`), and filed again at the end.
       // Those against an anchor are re-sized whenever the hub's price moved.
-      const anchorResized: Address[] = []
-      const checked = new Map<Hub, Set<Address>>()
+      const anchorResized: PoolRecord[] = []
+      const checked = new Map<Hub, Set<Crossing>>()
       for (const [token, hub] of hubs) {
         const node = hub.node
-        if (routes.get(token) !== node) continue
+        if (token.node !== node) continue
         fill(node)
-        const due = new Set<Address>()
+        const due = new Set<Crossing>()
         for (const [k, g] of hub.groups) {
-          if (k !== null && routes.get(k) !== g.node) continue
+          if (k !== null && k.node !== g.node) continue
           const kNode = g.node && fill(g.node)
           const ratio = node.priceUsd / (kNode ? kNode.priceUsd : 1)
           const kWidth = kNode ? kNode.width : Number.POSITIVE_INFINITY
           const kPrice = kNode ? kNode.priceUsd : 1
-          popWhile(hub, g.rises, (at) => at <= ratio, due)
-          popWhile(hub, g.falls, (at) => at >= ratio, due)
-          popWhile(hub, g.into, (at) => at * kPrice >= node.width * (1 - MARGIN), due)
-          popWhile(hub, g.toHub, (at) => at * node.priceUsd >= kWidth * (1 - MARGIN), due)
+          popWhile(g.rises, (at) => at <= ratio, due)
+          popWhile(g.falls, (at) => at >= ratio, due)
+          popWhile(g.into, (at) => at * kPrice >= node.width * (1 - MARGIN), due)
+          popWhile(g.toHub, (at) => at * node.priceUsd >= kWidth * (1 - MARGIN), due)
         }
         if (node.priceUsd !== hub.price) {
-          for (const address of hub.anchored) {
-            const pool = pools.get(address)
-            if (!pool) continue
-            anchorResized.push(address)
-            sizeAnchors.add(anchorSet.has(pool.token0) ? pool.token0 : pool.token1)
+          for (const c of hub.anchored) {
+            const p = c.pool
+            if (!p.pool) continue
+            anchorResized.push(p)
+            sizeAnchors.add(p.token0.anchor ? p.token0 : p.token1)
           }
         }
-        for (const address of due) {
-          const inner = hub.crossing.get(address)
-          if (inner && routes.has(inner)) recheck(inner, address)
-        }
+        for (const c of due) if (c.inner.node) recheck(c.inner, c.pool)
         checked.set(hub, due)
       }
       for (const token of moved) {
-        if (!routes.has(token)) continue
-        for (const address of byToken.get(token) ?? []) recheck(token, address)
+        if (!token.node) continue
+        for (const p of token.pools) recheck(token, p)
       }
 
       for (let next = heap.pop(); next; next = heap.pop()) {
         steps++
-        if (routes.has(next.token)) continue
-        const q = next.pool
-        const parent = q ? (q.pool.token0 === next.token ? q.pool.token1 : q.pool.token0) : null
+        const token = next.token
+        if (token.node) continue
+        const parent = next.parent
+        const p = next.pool
         // Offered by a node that has since been re-routed (or taken out), or through a pool
         // that has changed since: stale.
-        if (parent !== null && routes.get(parent) !== next.from) continue
-        if (q && quotes.get(q.pool.address) !== q) continue
+        if (parent !== null && parent.node !== next.from) continue
+        if (p && p.quote !== next.quote) continue
         const node: Node = {
           parent,
           up: next.from,
-          pool: q ? q.pool.address : null,
+          pool: p,
           rel: next.rel,
           liq: next.liq,
           poolSize: 0,
@@ -534,27 +549,23 @@ export function createPriceRoutes({
           width: 0,
           hop: 0,
         }
-        routes.set(next.token, node)
-        dirty.add(next.token)
-        rerouted.add(next.token)
+        token.node = node
+        routed.add(token)
+        dirty.add(token)
+        rerouted.add(token)
         if (parent) {
-          let set = children.get(parent)
-          if (!set) {
-            set = new Set()
-            children.set(parent, set)
-          }
-          set.add(next.token)
+          parent.children ??= new Set()
+          parent.children.add(token)
         }
-        if (q) users.set(q.pool.address, next.token)
-        for (const address of byToken.get(next.token) ?? []) {
-          const pq = quotes.get(address)
-          if (!pq) continue
-          const c = via(node, next.token, pq)
+        if (p) p.user = token
+        for (const pp of token.pools) {
+          if (!pp.quote) continue
+          const c = via(node, token, pp)
           if (!c) continue
-          const current = routes.get(c.token)
+          const current = c.token.node
           if (current) {
             // A better route to a priced token through this one: re-route it (and its tree).
-            if (!better(c, fill(current)) || routesThrough(next.token, c.token)) continue
+            if (!better(c, fill(current)) || routesThrough(token, c.token)) continue
             invalidate(c.token)
           }
           heap.push(c)
@@ -563,32 +574,31 @@ export function createPriceRoutes({
 
       // Pool sizes: of the re-routed tokens' pools, and of anchors next to any token whose USD
       // price moved (re-routed, or re-priced with an ancestor).
-      for (const address of resized) resize(address)
-      for (const address of anchorResized) resize(address)
-      const resizeAnchorPools = (token: Address) => {
-        if (!anchorSet.has(token) && !anchorPoolCount.has(token)) return
-        for (const address of byToken.get(token) ?? []) {
-          const pool = pools.get(address)
-          if (!pool) continue
-          const a0 = anchorSet.has(pool.token0)
-          const a1 = anchorSet.has(pool.token1)
-          if (a0) sizeAnchors.add(pool.token0)
-          if (a1) sizeAnchors.add(pool.token1)
-          if (a0 || a1) resize(address)
+      for (const p of resized) resize(p)
+      for (const p of anchorResized) resize(p)
+      const resizeAnchorPools = (token: TokenRecord) => {
+        if (!token.anchor && token.anchorPools === 0) return
+        for (const p of token.pools) {
+          if (!p.pool) continue
+          const a0 = p.token0.anchor
+          const a1 = p.token1.anchor
+          if (a0) sizeAnchors.add(p.token0)
+          if (a1) sizeAnchors.add(p.token1)
+          if (a0 || a1) resize(p)
         }
       }
       for (const token of dirty) {
         // A hub re-priced in place: its anchor pools are among its crossing ones.
         if (!hubsMoved.includes(token) || rerouted.has(token)) resizeAnchorPools(token)
-        const node = routes.get(token)
+        const node = token.node
         if (node?.pool && node.parent) {
-          const q = quotes.get(node.pool)
-          node.poolSize = q ? sizeInParent(q, node.parent, node.rel) : 0
+          const q = node.pool.quote
+          node.poolSize = q ? sizeInParent(q, node.parent.address, node.rel) : 0
         }
       }
       for (const token of moved) if (!dirty.has(token)) resizeAnchorPools(token)
       for (const a of sizeAnchors) {
-        const node = routes.get(a)
+        const node = a.node
         if (node) node.poolSize = anchorSize(a)
       }
 
@@ -597,10 +607,10 @@ export function createPriceRoutes({
       const changed = new Map<Address, PricedToken | undefined>()
       for (const token of new Set([...dirty, ...sizeAnchors])) {
         const node = listed(token)
-        const old = reported.get(token)
+        const old = token.reported
         if (!node) {
-          if (old) changed.set(token, undefined)
-          reported.delete(token)
+          if (old) changed.set(token.address, undefined)
+          token.reported = undefined
           continue
         }
         const now = toPrice(node)
@@ -611,30 +621,31 @@ export function createPriceRoutes({
           old.pool !== now.pool ||
           old.poolSize !== now.poolSize
         ) {
-          changed.set(token, now)
-          reported.set(token, now)
+          changed.set(token.address, now)
+          token.reported = now
         }
       }
       return { changed, steps }
     },
-    route(token) {
-      const node = listed(token)
+    route(address) {
+      const t = tokens.get(address)
+      const node = t && listed(t)
       return node
         ? {
             priceUsd: node.priceUsd,
-            pool: node.pool,
+            pool: node.pool ? node.pool.address : null,
             poolSizeUsd: sizeUsd(node),
             width: node.width,
             hop: node.hop,
-            parent: node.parent,
+            parent: node.parent ? node.parent.address : null,
           }
         : undefined
     },
     prices() {
       const out = new Map<Address, PricedToken>()
-      for (const token of routes.keys()) {
-        const node = listed(token)
-        if (node) out.set(token, toPrice(node))
+      for (const t of routed) {
+        const node = listed(t)
+        if (node) out.set(t.address, toPrice(node))
       }
       return out
     },

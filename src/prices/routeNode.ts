@@ -1,5 +1,5 @@
-import type { Address } from '../evm/types.ts'
 import type { Quoted } from './quote.ts'
+import type { PoolRecord, TokenRecord } from './routeRecords.ts'
 
 /**
  * A route as kept: relative to its parent's, so that re-pricing a token re-prices everything
@@ -7,10 +7,10 @@ import type { Quoted } from './quote.ts'
  * are derived from the parent's (`fill`), with the arithmetic a search uses to offer them.
  */
 export type Node = {
-  parent: Address | null
+  parent: TokenRecord | null
   /** The parent's node, current while this one is in the tree (null for an anchor). */
   up: Node | null
-  pool: Address | null
+  pool: PoolRecord | null
   /** The price in the parent's units (an anchor: 1). */
   rel: number
   /** Twice the pool's depth on the parent's side, in the parent's units (hop = liq × its price). */
@@ -25,12 +25,16 @@ export type Node = {
 }
 /** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
 export type Candidate = {
-  token: Address
+  token: TokenRecord
+  /** The token offering it (null for an anchor). */
+  parent: TokenRecord | null
   price: number
   /** `price` in the parent's units. */
   rel: number
   liq: number
-  pool: Quoted | null
+  pool: PoolRecord | null
+  /** The pool's quote it was offered with: stale once the pool is quoted again. */
+  quote: Quoted | null
   width: number
   hop: number
   from: Node | null
