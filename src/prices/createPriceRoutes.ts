@@ -190,7 +190,6 @@ export function createPriceRoutes({
     if (!Number.isFinite(price) || price <= 0) return undefined
     return {
       token: to,
-      parent: fromToken,
       price,
       rel,
       liq,
@@ -328,7 +327,6 @@ export function createPriceRoutes({
         if (token.anchor) {
           heap.push({
             token,
-            parent: null,
             price: 1,
             rel: 1,
             liq: Number.POSITIVE_INFINITY,
@@ -531,8 +529,10 @@ export function createPriceRoutes({
         steps++
         const token = next.token
         if (token.node) continue
-        const parent = next.parent
         const p = next.pool
+        // The other side of the pool as quoted: the token that offered it, unless the pool was
+        // set again with other tokens (an offer from a token it no longer holds is stale below).
+        const parent = p ? (p.side0 === token ? p.side1 : p.side0) : null
         // Offered by a node that has since been re-routed (or taken out), or through a pool
         // that has changed since: stale.
         if (parent !== null && parent.node !== next.from) continue

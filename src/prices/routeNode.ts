@@ -26,8 +26,6 @@ export type Node = {
 /** A route offered to `token`; stale once `from` (its parent's node) is no longer current. */
 export type Candidate = {
   token: TokenRecord
-  /** The token offering it (null for an anchor). */
-  parent: TokenRecord | null
   price: number
   /** `price` in the parent's units. */
   rel: number
