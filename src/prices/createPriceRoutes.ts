@@ -288,7 +288,7 @@ export function createPriceRoutes({
         if (p.token1.anchor) changedAnchors.add(p.token1)
       }
     },
-    hasDecimals: (token) => decimals.has(token),
+    hasDecimals: (address) => tokens.get(address)?.decimals !== undefined,
     settle() {
       const dirty = new Set<TokenRecord>()
       const heap = createMaxHeap<Candidate>(better)
