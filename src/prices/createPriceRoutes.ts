@@ -253,8 +253,8 @@ export function createPriceRoutes({
         pools.set(address, p)
       }
       const old = p.pool
-      // A pool's tokens never change: a new state of a known pool keeps its links (taking a
-      // pool out of WETH's set of thousands and putting it back is most of a swap's cost).
+      // A new state of a known pool (its tokens the same, as a swap's) keeps its links: taking
+      // a pool out of WETH's set of thousands and putting it back was most of a swap's cost.
       const same = old && pool && old.token0 === pool.token0 && old.token1 === pool.token1
       if (old && !same) {
         unlink(p.token0, p, p.token1)
@@ -266,14 +266,12 @@ export function createPriceRoutes({
         if (!same) {
           if (p.token0.address !== pool.token0) p.token0 = token(pool.token0)
           if (p.token1.address !== pool.token1) p.token1 = token(pool.token1)
+          link(p.token0, p, p.token1)
+          link(p.token1, p, p.token0)
         }
         if (p.token0.anchor) changedAnchors.add(p.token0)
         if (p.token1.anchor) changedAnchors.add(p.token1)
         p.pool = pool
-        if (!same) {
-          link(p.token0, p, p.token1)
-          link(p.token1, p, p.token0)
-        }
       } else p.pool = undefined
       changedPools.add(p)
     },
