@@ -4,7 +4,6 @@ import { probeStoredTokens } from '../defi/probeStoredTokens.ts'
 import { detectCapabilities } from '../evm/fetch/detectCapabilities.ts'
 import { findGenesisAccounts, type GenesisAccounts } from '../evm/genesis/findGenesisAccounts.ts'
 import { createRpcClient, type RpcClient } from '../evm/rpc/createRpcClient.ts'
-import { RpcWrongChainError } from '../evm/rpc/errors.ts'
 import { watchNewHeads } from '../evm/rpc/watchNewHeads.ts'
 import { ConfigError, FatalIndexerError, NonRetryableError } from '../internal/errors.ts'
 import type { Logger } from '../internal/logger.ts'
@@ -76,22 +75,21 @@ export function createChainIndexer({
   const nextSeq = () => ++seq
 
   /**
-   * Every node of the chain serves it: the one that answers first, and each backup that
-   * answers now (one that does not is checked by the client before its first use).
+   * Every node of the chain serves it: each that answers now is asked its chain id (one that
+   * does not is checked by the client before its first use).
    */
   async function checkNode(signal: AbortSignal): Promise<void> {
-    let reported: number | undefined
-    try {
-      reported = Number(BigInt(await rpc.request<string>({ method: 'eth_chainId' }, { signal })))
-    } catch (error) {
-      // Every node left answers another chain: named below.
-      if (!(error instanceof RpcWrongChainError)) throw error
-    }
     const nodes = ((await rpc.checkChainIds?.(signal)) ?? []).map(
       (w) => `the node at ${redactUrl(w.url)} is chain ${w.chainId}`,
     )
-    if (reported !== undefined && reported !== chain.expectedChainId) {
-      nodes.push(`the node at ${chain.rpc.map(redactUrl).join(', ')} is chain ${reported}`)
+    if (nodes.length === 0) {
+      // The client's own check stands for its endpoints; a client given without one is asked.
+      const reported = Number(
+        BigInt(await rpc.request<string>({ method: 'eth_chainId' }, { signal })),
+      )
+      if (reported !== chain.expectedChainId) {
+        nodes.push(`the node at ${chain.rpc.map(redactUrl).join(', ')} is chain ${reported}`)
+      }
     }
     if (nodes.length > 0) {
       throw new ConfigError(`Chain ${chainId}: ${nodes.join('; ')}.`, {
